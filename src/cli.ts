@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { EXIT_USAGE, OsimageError, describe } from './errors.js';
+import { shutdown } from './lifecycle.js';
+import { error } from './output/terminal.js';
+
+/**
+ * The command list. Each module is imported only when its command runs (or its help is asked for),
+ * so start-up stays small. A module exports `command(): Command`.
+ */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command: () => Command }> }> = {
+  builds: { summary: "list a channel's RHCOS builds, newest first", load: () => import('./commands/builds.js') },
+  resolve: { summary: 'resolve an RHCOS build and print its images (AMIs, QEMU, OS container)', load: () => import('./commands/resolve.js') },
+};
+
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The command the arguments name (`osimage resolve ...`, `osimage help resolve`), if any. */
+function commandName(argv: string[]): string | undefined {
+  const words = argv.filter((a) => !a.startsWith('-'));
+  const first = words[0] === 'help' ? words[1] : words[0];
+  return first !== undefined && first in COMMANDS ? first : undefined;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const { Command, CommanderError } = await import('commander');
+  const program = new Command('osimage')
+    .description('The OS image (RHCOS) of an OpenShift release, from build to payload.')
+    .version(version(), '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  const name = commandName(argv);
+  if (name) {
+    program.addCommand((await COMMANDS[name]!.load()).command());
+  } else {
+    for (const [n, c] of Object.entries(COMMANDS)) program.command(n).description(c.summary);
+  }
+  program.commands.forEach(function configure(c: Command) {
+    c.exitOverride().showHelpAfterError('(run with --help for usage)');
+    c.commands.forEach(configure);
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    process.exitCode = exitCodeFor(err, CommanderError);
+  } finally {
+    await shutdown();
+  }
+}
+
+function exitCodeFor(err: unknown, CommanderError: typeof import('commander').CommanderError): number {
+  if (err instanceof CommanderError) {
+    // commander has already printed its message; help and --version exit 0.
+    return err.exitCode === 0 ? 0 : EXIT_USAGE;
+  }
+  if (err instanceof OsimageError) {
+    error(err.message);
+    return err.exitCode;
+  }
+  error(describe(err));
+  if (process.env.OSIMAGE_DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+  return 1;
+}

@@ -1,0 +1,35 @@
+import { Option, type Command } from 'commander';
+import { resolveSettings, misspeltEnvWarnings, type Settings } from '../rhcos/settings.js';
+import { warn } from '../output/terminal.js';
+
+/** The release-browser settings every such command takes: flag beats env beats default. */
+export function addSettingsOptions(cmd: Command): Command {
+  return cmd
+    .option('--base-url <url>', 'release browser base URL, or a folder on disk (env RHCOS_BASE_URL)')
+    .option('--channel <channel>', 'channel or stream, e.g. maipo, rhcos-4.12, 4.16-9.4/builds (env RHCOS_DEFAULT_CHANNEL; default maipo)')
+    .option('--build <name>', 'build name; empty means the newest build (env RHCOS_BUILD_NAME)')
+    .option('--arch <arch>', 'architecture (default x86_64)');
+}
+
+export interface SettingsOptionValues {
+  baseUrl?: string;
+  channel?: string;
+  build?: string;
+  arch?: string;
+}
+
+/** Settings from flags and the environment; warns about misspelt pin variables on stderr. */
+export function settingsFrom(opts: SettingsOptionValues, env: NodeJS.ProcessEnv = process.env): Settings {
+  for (const w of misspeltEnvWarnings(env)) warn(w);
+  return resolveSettings(opts, env);
+}
+
+/** `-o, --output <format>` limited to the given formats. */
+export function outputOption(formats: string[], dflt: string): Option {
+  return new Option('-o, --output <format>', `output format: ${formats.join(', ')}`).choices(formats).default(dflt);
+}
+
+/** An `Examples:` block for --help. */
+export function examples(lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
+}

@@ -1,0 +1,45 @@
+/** Exit codes: 0 success, 1 failure, 2 usage error. */
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+/**
+ * The one error type for user-facing failures. The message names the thing that failed
+ * (URL and status, file path, image reference) and is printed as `error: <message>`.
+ */
+export class OsimageError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, options: { exitCode?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'OsimageError';
+    this.exitCode = options.exitCode ?? EXIT_FAILURE;
+  }
+}
+
+/** A usage error: bad flags, bad values, conflicting options. Exit 2. */
+export class UsageError extends OsimageError {
+  constructor(message: string) {
+    super(message, { exitCode: EXIT_USAGE });
+    this.name = 'UsageError';
+  }
+}
+
+/** A failed fetch: carries the URL and, when there was a response, its status. */
+export class FetchError extends OsimageError {
+  readonly url: string;
+  readonly status: number | undefined;
+  constructor(message: string, url: string, status?: number, cause?: unknown) {
+    super(message, { cause });
+    this.name = 'FetchError';
+    this.url = url;
+    this.status = status;
+  }
+}
+
+/** A short description of any thrown value, for wrapping into a one-line message. */
+export function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code && !err.message.includes(code) ? `${err.message} (${code})` : err.message;
+  }
+  return String(err);
+}

@@ -1,0 +1,78 @@
+import { readFile, stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { FetchError, OsimageError, describe } from '../errors.js';
+import { expectOk, send } from './request.js';
+import { TransientError, isTransientNetworkError, withRetries, type RetryPolicy } from './retry.js';
+
+/** Documents we read whole (builds.json, meta.json) are small; refuse anything absurd. */
+export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
+export interface FetchOptions {
+  maxBytes?: number;
+  retry?: RetryPolicy;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Fetch a whole document over http(s) or from a file:// URL, with the same errors for both:
+ * a missing file is a 404 naming the URL. HTTP requests retry on 429, 5xx and resets.
+ */
+export async function fetchBytes(url: string, opts: FetchOptions = {}): Promise<Buffer> {
+  const maxBytes = opts.maxBytes ?? MAX_DOCUMENT_BYTES;
+  const parsed = new URL(url);
+  if (parsed.protocol === 'file:') return readFileUrl(parsed, url, maxBytes);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new OsimageError(`unsupported URL scheme ${parsed.protocol} in ${url} (use http, https or file)`);
+  }
+  return withRetries(async () => {
+    const res = await expectOk(await send(url, { headers: { accept: 'application/json, */*;q=0.5', ...opts.headers } }));
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      res.body.destroy();
+      throw new FetchError(`response from ${url} is ${declared} bytes, more than the ${maxBytes} allowed`, url, res.status);
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    try {
+      for await (const chunk of res.body) {
+        total += (chunk as Buffer).length;
+        if (total > maxBytes) {
+          res.body.destroy();
+          throw new FetchError(`response from ${url} is larger than the ${maxBytes} bytes allowed`, url, res.status);
+        }
+        chunks.push(chunk as Buffer);
+      }
+    } catch (err) {
+      if (err instanceof FetchError) throw err;
+      const msg = `reading the response from ${url} failed: ${describe(err)}`;
+      if (isTransientNetworkError(err)) throw new TransientError(msg, url, res.status, undefined, err);
+      throw new FetchError(msg, url, res.status, err);
+    }
+    return Buffer.concat(chunks, total);
+  }, opts.retry);
+}
+
+async function readFileUrl(parsed: URL, url: string, maxBytes: number): Promise<Buffer> {
+  const path = fileURLToPath(parsed);
+  try {
+    const st = await stat(path);
+    if (!st.isFile()) throw new FetchError(`not a file: ${url}`, url);
+    if (st.size > maxBytes) throw new FetchError(`${url} is ${st.size} bytes, more than the ${maxBytes} allowed`, url);
+    return await readFile(path);
+  } catch (err) {
+    if (err instanceof FetchError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new FetchError(`no such file (404 Not Found) at ${url}`, url, 404, err);
+    throw new FetchError(`cannot read ${url}: ${describe(err)}`, url, undefined, err);
+  }
+}
+
+/** Fetch and parse JSON; bad JSON is an error naming the URL. */
+export async function fetchJson(url: string, opts: FetchOptions = {}): Promise<unknown> {
+  const bytes = await fetchBytes(url, opts);
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    throw new OsimageError(`failed to parse JSON from ${url}: ${describe(err)}`);
+  }
+}

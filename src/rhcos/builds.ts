@@ -1,0 +1,76 @@
+import { OsimageError } from '../errors.js';
+
+/** One build of a channel. `arches` is known only for schema 1.x. */
+export interface BuildEntry {
+  id: string;
+  arches?: string[];
+}
+
+/** A parsed builds.json. */
+export interface BuildList {
+  /** `legacy` (a string array, schema 0.0.1: meta at <build>/meta.json) or `v1` (objects: meta at <build>/<arch>/meta.json). */
+  layout: 'legacy' | 'v1';
+  schemaVersion: string;
+  /** Newest first, as coreos-assembler writes them. */
+  builds: BuildEntry[];
+  timestamp?: string;
+  url: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Read builds.json in either shape: legacy `{"builds": ["47.246", ...]}` (no schema-version) or
+ * coreos-assembler schema 1.x `{"schema-version": "1.0.0", "builds": [{"id", "arches"}]}`.
+ */
+export function parseBuildList(doc: unknown, url: string): BuildList {
+  if (!isObject(doc)) throw new OsimageError(`invalid builds.json at ${url}: expected a JSON object`);
+  const sv = doc['schema-version'];
+  if (sv !== undefined && typeof sv !== 'string') throw new OsimageError(`invalid builds.json at ${url}: schema-version must be a string`);
+  const schemaVersion = sv ?? '0.0.1';
+  const major = Number(/^(\d+)\./.exec(schemaVersion)?.[1] ?? NaN);
+  if (major !== 0 && major !== 1) throw new OsimageError(`Unsupported build metadata version ${schemaVersion} in ${url}`);
+  const raw = doc.builds;
+  if (!Array.isArray(raw)) throw new OsimageError(`invalid builds.json at ${url}: "builds" must be a list`);
+  if (raw.length === 0) throw new OsimageError(`no builds found in ${url}`);
+  const strings = raw.filter((b) => typeof b === 'string').length;
+  if (strings !== 0 && strings !== raw.length) {
+    throw new OsimageError(`invalid builds.json at ${url}: "builds" mixes strings and objects`);
+  }
+  const timestamp = typeof doc.timestamp === 'string' ? doc.timestamp : undefined;
+  if (strings === raw.length) {
+    if (major === 1) throw new OsimageError(`invalid builds.json at ${url}: schema ${schemaVersion} needs build objects, found strings`);
+    return { layout: 'legacy', schemaVersion, builds: (raw as string[]).map((id) => ({ id })), url, ...(timestamp ? { timestamp } : {}) };
+  }
+  const builds = raw.map((b, i): BuildEntry => {
+    if (!isObject(b) || typeof b.id !== 'string' || b.id === '') {
+      throw new OsimageError(`invalid builds.json at ${url}: builds[${i}] has no "id"`);
+    }
+    const arches = b.arches;
+    if (!Array.isArray(arches) || !arches.every((a) => typeof a === 'string')) {
+      throw new OsimageError(`invalid builds.json at ${url}: builds[${i}] (${b.id}) has no "arches" list`);
+    }
+    return { id: b.id, arches: arches as string[] };
+  });
+  return { layout: 'v1', schemaVersion: sv ?? '1.0.0', builds, url, ...(timestamp ? { timestamp } : {}) };
+}
+
+/** The newest build that has `arch` (legacy lists are x86_64 only). */
+export function newestBuild(list: BuildList, arch: string): BuildEntry {
+  if (list.layout === 'legacy') {
+    assertLegacyArch(list, arch);
+    return list.builds[0]!;
+  }
+  const found = list.builds.find((b) => b.arches?.includes(arch));
+  if (!found) {
+    const arches = [...new Set(list.builds.flatMap((b) => b.arches ?? []))];
+    throw new OsimageError(`no build for arch ${arch} in ${list.url} (arches there: ${arches.join(', ') || 'none'})`);
+  }
+  return found;
+}
+
+export function assertLegacyArch(list: BuildList, arch: string): void {
+  if (list.layout === 'legacy' && arch !== 'x86_64') {
+    throw new OsimageError(`${list.url} is a legacy builds.json without architectures (x86_64 only); no build for arch ${arch}`);
+  }
+}

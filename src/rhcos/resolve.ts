@@ -1,0 +1,116 @@
+import { FetchError, OsimageError } from '../errors.js';
+import { fetchJson } from '../http/fetch.js';
+import { assertLegacyArch, newestBuild, parseBuildList, type BuildList } from './builds.js';
+import { closest } from './closest.js';
+import { parseMeta, type BuildMeta } from './meta.js';
+import type { Settings } from './settings.js';
+import { buildDirUrl, buildsJsonUrl, metaJsonUrl } from './urls.js';
+
+/** A build resolved against a release browser. */
+export interface ResolvedBuild {
+  build: string;
+  channel: string;
+  baseUrl: string;
+  arch: string;
+  /** true when the build came from a pin (flag or env), false when it is the newest. */
+  pinned: boolean;
+  /** false only with --no-validate (builds.json was not read). */
+  validated: boolean;
+  buildsUrl: string;
+  layout: 'legacy' | 'v1';
+  /** Directory of the build (trailing slash); relative image paths resolve against it. */
+  buildDir: string;
+  metaUrl: string;
+  meta: BuildMeta;
+  /** Things the user should know that do not stop the answer. */
+  warnings: string[];
+}
+
+/** How many builds an error lists. */
+const LIST_IN_ERRORS = 10;
+
+export async function fetchBuildList(settings: Pick<Settings, 'baseUrl' | 'channel'>): Promise<BuildList> {
+  const url = buildsJsonUrl(settings.baseUrl, settings.channel);
+  return parseBuildList(await fetchJson(url), url);
+}
+
+/** Check a pinned build against builds.json: it must be listed, and (schema 1.x) for this arch. */
+export function checkPinnedBuild(list: BuildList, build: string, arch: string): void {
+  const entry = list.builds.find((b) => b.id === build);
+  if (!entry) {
+    const ids = list.builds.map((b) => b.id);
+    const shown = ids.slice(0, LIST_IN_ERRORS);
+    const which = ids.length > shown.length ? ` (newest ${shown.length} of ${ids.length})` : '';
+    throw new OsimageError(
+      `no build with name '${build}' found at '${list.url}'. Available builds are${which}: [${shown.join(', ')}]; closest match: ${closest(build, ids)}`,
+    );
+  }
+  assertLegacyArch(list, arch);
+  if (list.layout === 'v1' && !entry.arches?.includes(arch)) {
+    throw new OsimageError(`build ${build} has no ${arch} in ${list.url} (its arches: [${(entry.arches ?? []).join(', ')}])`);
+  }
+}
+
+/** Pick the build the settings mean: the pin (checked) or the newest for the arch. */
+export function chooseBuild(list: BuildList, settings: Pick<Settings, 'build' | 'arch'>): string {
+  if (settings.build === '') return newestBuild(list, settings.arch).id;
+  checkPinnedBuild(list, settings.build, settings.arch);
+  return settings.build;
+}
+
+const LEGACY_CHANNELS = new Set(['maipo', 'ootpa']);
+
+/**
+ * Resolve the settings to one build and read its meta.json. A pinned build is validated against
+ * builds.json first (so meta.json of an unknown build is never requested) unless validate is false.
+ */
+export async function resolveBuild(settings: Settings, opts: { validate?: boolean } = {}): Promise<ResolvedBuild> {
+  const validate = opts.validate ?? true;
+  const buildsUrl = buildsJsonUrl(settings.baseUrl, settings.channel);
+  const base = { channel: settings.channel, baseUrl: settings.baseUrl, arch: settings.arch, buildsUrl, pinned: settings.build !== '' };
+
+  if (!validate && settings.build !== '') {
+    // Without builds.json the layout is unknown: try the likelier one first, the other on a 404.
+    const order: Array<'legacy' | 'v1'> = LEGACY_CHANNELS.has(settings.channel) ? ['legacy', 'v1'] : ['v1', 'legacy'];
+    let lastErr: unknown;
+    for (const layout of order) {
+      if (layout === 'legacy' && settings.arch !== 'x86_64') continue;
+      const buildDir = buildDirUrl(settings.baseUrl, settings.channel, settings.build, layout, settings.arch);
+      const metaUrl = metaJsonUrl(buildDir);
+      try {
+        const meta = parseMeta(await fetchJson(metaUrl), metaUrl);
+        return finish({ ...base, build: settings.build, validated: false, layout, buildDir, metaUrl, meta });
+      } catch (err) {
+        if (!(err instanceof FetchError && err.status === 404)) throw err;
+        lastErr = err;
+      }
+    }
+    throw new OsimageError(`failed to fetch metadata for build ${settings.build}: ${(lastErr as Error).message}`);
+  }
+
+  const list = await fetchBuildList(settings);
+  const build = chooseBuild(list, settings);
+  const buildDir = buildDirUrl(settings.baseUrl, settings.channel, build, list.layout, settings.arch);
+  const metaUrl = metaJsonUrl(buildDir);
+  let meta: BuildMeta;
+  try {
+    meta = parseMeta(await fetchJson(metaUrl), metaUrl);
+  } catch (err) {
+    if (err instanceof FetchError) throw new OsimageError(`failed to fetch metadata for build ${build}: ${err.message}`, { cause: err });
+    throw err;
+  }
+  return finish({ ...base, build, validated: true, layout: list.layout, buildDir, metaUrl, meta });
+}
+
+function finish(r: Omit<ResolvedBuild, 'warnings'>): ResolvedBuild {
+  const warnings: string[] = [];
+  if (r.meta.buildid !== r.build) warnings.push(`${r.metaUrl} says buildid ${r.meta.buildid}, not ${r.build}`);
+  return { ...r, warnings };
+}
+
+/** The AMI of a region: `no RHCOS AMIs found in <region>` when the build has none there. */
+export function amiForRegion(meta: BuildMeta, region: string): string {
+  const ami = meta.amis[region];
+  if (!ami) throw new OsimageError(`no RHCOS AMIs found in ${region}`);
+  return ami;
+}

@@ -1,0 +1,154 @@
+import { isAbsolute, resolve as resolvePath } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { UsageError } from '../errors.js';
+import { editDistance } from './closest.js';
+
+export const DEFAULT_BASE_URL = 'https://releases-rhcos.svc.ci.openshift.org/storage/releases';
+export const DEFAULT_CHANNEL = 'maipo';
+export const DEFAULT_ARCH = 'x86_64';
+
+/** The three pin variables, in the order they are written. */
+export const PIN_VARS = ['RHCOS_BUILD_NAME', 'RHCOS_DEFAULT_CHANNEL', 'RHCOS_BASE_URL'] as const;
+export type PinVar = (typeof PIN_VARS)[number];
+
+export type Source = 'flag' | 'env' | 'default';
+
+/** Where a release browser is and which build of it we mean. */
+export interface Settings {
+  /** Base URL without a trailing slash. */
+  baseUrl: string;
+  channel: string;
+  /** Empty means the newest build. */
+  build: string;
+  arch: string;
+  sources: { baseUrl: Source; channel: Source; build: Source; arch: Source };
+}
+
+export interface SettingsFlags {
+  baseUrl?: string | undefined;
+  channel?: string | undefined;
+  build?: string | undefined;
+  arch?: string | undefined;
+}
+
+function pick(flag: string | undefined, envValue: string | undefined, dflt: string): [string, Source] {
+  if (flag !== undefined) return [flag, 'flag'];
+  if (envValue !== undefined && envValue !== '') return [envValue, 'env'];
+  return [dflt, 'default'];
+}
+
+/** Flag beats env beats default; an empty env value counts as unset. Values are validated here. */
+export function resolveSettings(flags: SettingsFlags = {}, env: NodeJS.ProcessEnv = process.env): Settings {
+  const [baseUrl, baseSrc] = pick(flags.baseUrl, env.RHCOS_BASE_URL, DEFAULT_BASE_URL);
+  const [channel, chanSrc] = pick(flags.channel, env.RHCOS_DEFAULT_CHANNEL, DEFAULT_CHANNEL);
+  const [build, buildSrc] = pick(flags.build, env.RHCOS_BUILD_NAME, '');
+  const [arch, archSrc] = pick(flags.arch, undefined, DEFAULT_ARCH);
+  const origin = (src: Source, flag: string, envName: string) => (src === 'flag' ? flag : src === 'env' ? envName : 'default');
+  return {
+    baseUrl: normalizeBaseUrl(baseUrl, origin(baseSrc, '--base-url', 'RHCOS_BASE_URL')),
+    channel: validateChannel(channel, origin(chanSrc, '--channel', 'RHCOS_DEFAULT_CHANNEL')),
+    build: validateBuildName(build, origin(buildSrc, '--build', 'RHCOS_BUILD_NAME')),
+    arch: validateArch(arch),
+    sources: { baseUrl: baseSrc, channel: chanSrc, build: buildSrc, arch: archSrc },
+  };
+}
+
+/**
+ * http(s) and file URLs are kept (trailing slashes dropped so joins never give `//`);
+ * a plain path means a release browser on disk and becomes a file:// URL.
+ */
+export function normalizeBaseUrl(value: string, origin = '--base-url'): string {
+  const v = value.trim();
+  if (v === '') throw new UsageError(`${origin}: the base URL is empty`);
+  let url: URL;
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(v)) {
+    try {
+      url = new URL(v);
+    } catch {
+      throw new UsageError(`${origin}: invalid base URL ${JSON.stringify(value)}`);
+    }
+    if (!['http:', 'https:', 'file:'].includes(url.protocol)) {
+      throw new UsageError(`${origin}: unsupported scheme ${url.protocol} in ${value} (use http, https or file)`);
+    }
+    if (url.search || url.hash) throw new UsageError(`${origin}: the base URL must not carry a query or fragment: ${value}`);
+  } else {
+    url = pathToFileURL(isAbsolute(v) ? v : resolvePath(v));
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+/** A build name is one path segment: no whitespace, no `/`, not `.` or `..`. */
+export function validateBuildName(value: string, origin = '--build'): string {
+  if (value === '') return '';
+  if (/\s/.test(value)) throw new UsageError(`${origin}: build name ${JSON.stringify(value)} contains whitespace`);
+  if (value.includes('/') || value.includes('\\')) throw new UsageError(`${origin}: build name ${JSON.stringify(value)} contains a slash`);
+  if (value === '.' || value === '..') throw new UsageError(`${origin}: build name ${JSON.stringify(value)} is not a build`);
+  return value;
+}
+
+/** A channel is one or more path segments (`maipo`, `rhcos-4.12`, `4.16-9.4/builds`). */
+export function validateChannel(value: string, origin = '--channel'): string {
+  const v = value.replace(/^\/+|\/+$/g, '');
+  if (v === '') throw new UsageError(`${origin}: the channel is empty`);
+  if (/\s/.test(v)) throw new UsageError(`${origin}: channel ${JSON.stringify(value)} contains whitespace`);
+  if (v.split('/').some((s) => s === '' || s === '.' || s === '..')) {
+    throw new UsageError(`${origin}: channel ${JSON.stringify(value)} has an empty, '.' or '..' segment`);
+  }
+  return v;
+}
+
+export function validateArch(value: string): string {
+  if (!/^[A-Za-z0-9_]+$/.test(value)) throw new UsageError(`--arch: invalid architecture ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** Names that once pinned (or were meant to pin) the same thing. */
+const KNOWN_MISTAKES: Record<string, PinVar> = {
+  RHCOS_BUILDNAME: 'RHCOS_BUILD_NAME',
+  RHCOS_BUILD: 'RHCOS_BUILD_NAME',
+  RHCOS_BUILD_ID: 'RHCOS_BUILD_NAME',
+  RELEASE_BUILD_NAME: 'RHCOS_BUILD_NAME',
+  OPENSHIFT_INSTALL_RHCOS_BUILD_NAME: 'RHCOS_BUILD_NAME',
+  OPENSHIFT_INSTALL_RHCOS_BASE_URL: 'RHCOS_BASE_URL',
+  OPENSHIFT_INSTALL_RHCOS_DEFAULT_CHANNEL: 'RHCOS_DEFAULT_CHANNEL',
+  RHCOS_CHANNEL: 'RHCOS_DEFAULT_CHANNEL',
+  RHCOS_BASEURL: 'RHCOS_BASE_URL',
+  RHCOS_URL: 'RHCOS_BASE_URL',
+};
+
+export interface Misspelling {
+  name: string;
+  suggestion: PinVar;
+}
+
+/**
+ * Names that look like a misspelt or outdated pin: the known historical mistakes, and near misses
+ * (edit distance ≤ 2, any case) of the three real names. The real names themselves never match.
+ */
+export function findMisspeltPins(names: Iterable<string>): Misspelling[] {
+  const found: Misspelling[] = [];
+  for (const name of names) {
+    if ((PIN_VARS as readonly string[]).includes(name)) continue;
+    const upper = name.toUpperCase();
+    const known = KNOWN_MISTAKES[upper];
+    if (known) {
+      found.push({ name, suggestion: known });
+      continue;
+    }
+    for (const real of PIN_VARS) {
+      if (upper === real || editDistance(upper, real) <= 2) {
+        found.push({ name, suggestion: real });
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** Warnings for misspelt pins set (non-empty) in the environment. */
+export function misspeltEnvWarnings(env: NodeJS.ProcessEnv = process.env): string[] {
+  const set = Object.keys(env).filter((k) => env[k] !== undefined && env[k] !== '');
+  return findMisspeltPins(set).map(
+    (m) => `environment variable ${m.name} is set but is not read; did you mean ${m.suggestion}? (osimage reads ${m.suggestion})`,
+  );
+}
