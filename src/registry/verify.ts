@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { Transform, type TransformCallback } from 'node:stream';
+import { OsimageError } from '../errors.js';
+
+const DIGEST_RE = /^sha256:[a-f0-9]{64}$/;
+
+export function isDigest(value: string): boolean {
+  return DIGEST_RE.test(value);
+}
+
+export function sha256Digest(bytes: Uint8Array | string): string {
+  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+export interface VerifyOptions {
+  skipVerification?: boolean;
+  onWarning?: (message: string) => void;
+  /** What the bytes are, for messages: `manifest quay.io/x/y@sha256:...`, `blob sha256:...`. */
+  what?: string;
+}
+
+function mismatch(expected: string, actual: string, what: string, opts: VerifyOptions): void {
+  const msg = `digest mismatch for ${what}: expected ${expected}, got ${actual}`;
+  if (!opts.skipVerification) throw new OsimageError(msg);
+  opts.onWarning?.(`${msg} (continuing: --skip-verification)`);
+}
+
+/** Check whole bytes against a digest (only sha256 is computed; other algorithms are an error). */
+export function verifyBytes(bytes: Uint8Array, expected: string, opts: VerifyOptions = {}): void {
+  if (!expected.startsWith('sha256:')) throw new OsimageError(`unsupported digest algorithm in ${expected}`);
+  const actual = sha256Digest(bytes);
+  if (actual !== expected) mismatch(expected, actual, opts.what ?? 'content', opts);
+}
+
+/**
+ * A pass-through stream that hashes what flows and, at the end, fails when the digest or size
+ * differs from what was expected. Bytes flow on without buffering.
+ */
+export function verifyingStream(expected: { digest: string; size?: number }, opts: VerifyOptions = {}): Transform {
+  if (!expected.digest.startsWith('sha256:')) throw new OsimageError(`unsupported digest algorithm in ${expected.digest}`);
+  const hash = createHash('sha256');
+  let size = 0;
+  const what = opts.what ?? `blob ${expected.digest}`;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb: TransformCallback) {
+      hash.update(chunk);
+      size += chunk.length;
+      cb(null, chunk);
+    },
+    flush(cb: TransformCallback) {
+      try {
+        if (expected.size !== undefined && expected.size >= 0 && size !== expected.size) {
+          const msg = `size mismatch for ${what}: expected ${expected.size} bytes, got ${size}`;
+          if (!opts.skipVerification) throw new OsimageError(msg);
+          opts.onWarning?.(`${msg} (continuing: --skip-verification)`);
+        }
+        const actual = `sha256:${hash.digest('hex')}`;
+        if (actual !== expected.digest) mismatch(expected.digest, actual, what, opts);
+        cb();
+      } catch (err) {
+        cb(err as Error);
+      }
+    },
+  });
+}
