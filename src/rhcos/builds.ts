@@ -32,13 +32,14 @@ export function parseBuildList(doc: unknown, url: string): BuildList {
   if (major !== 0 && major !== 1) throw new OsimageError(`Unsupported build metadata version ${schemaVersion} in ${url}`);
   const raw = doc.builds;
   if (!Array.isArray(raw)) throw new OsimageError(`invalid builds.json at ${url}: "builds" must be a list`);
-  if (raw.length === 0) throw new OsimageError(`no builds found in ${url}`);
   const strings = raw.filter((b) => typeof b === 'string').length;
   if (strings !== 0 && strings !== raw.length) {
     throw new OsimageError(`invalid builds.json at ${url}: "builds" mixes strings and objects`);
   }
   const timestamp = typeof doc.timestamp === 'string' ? doc.timestamp : undefined;
   if (strings === raw.length) {
+    // An empty list lands here too: legacy unless the schema says otherwise.
+    if (raw.length === 0) return { layout: major === 1 ? 'v1' : 'legacy', schemaVersion, builds: [], url, ...(timestamp ? { timestamp } : {}) };
     if (major === 1) throw new OsimageError(`invalid builds.json at ${url}: schema ${schemaVersion} needs build objects, found strings`);
     return { layout: 'legacy', schemaVersion, builds: (raw as string[]).map((id) => ({ id })), url, ...(timestamp ? { timestamp } : {}) };
   }
@@ -57,6 +58,7 @@ export function parseBuildList(doc: unknown, url: string): BuildList {
 
 /** The newest build that has `arch` (legacy lists are x86_64 only). */
 export function newestBuild(list: BuildList, arch: string): BuildEntry {
+  if (list.builds.length === 0) throw new OsimageError(`no builds found in ${list.url}`);
   if (list.layout === 'legacy') {
     assertLegacyArch(list, arch);
     return list.builds[0]!;

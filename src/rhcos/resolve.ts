@@ -41,8 +41,9 @@ export function checkPinnedBuild(list: BuildList, build: string, arch: string): 
     const ids = list.builds.map((b) => b.id);
     const shown = ids.slice(0, LIST_IN_ERRORS);
     const which = ids.length > shown.length ? ` (newest ${shown.length} of ${ids.length})` : '';
+    const near = closest(build, ids);
     throw new OsimageError(
-      `no build with name '${build}' found at '${list.url}'. Available builds are${which}: [${shown.join(', ')}]; closest match: ${closest(build, ids)}`,
+      `no build with name '${build}' found at '${list.url}'. Available builds are${which}: [${shown.join(', ')}]${near ? `; closest match: ${near}` : ''}`,
     );
   }
   assertLegacyArch(list, arch);

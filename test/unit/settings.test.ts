@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import {
+  DEFAULT_BASE_URL,
+  findMisspeltPins,
+  misspeltEnvWarnings,
+  normalizeBaseUrl,
+  resolveSettings,
+} from '../../src/rhcos/settings.js';
+
+describe('settings precedence', () => {
+  it('uses the defaults when nothing is set', () => {
+    const s = resolveSettings({}, {});
+    expect(s).toMatchObject({ baseUrl: DEFAULT_BASE_URL, channel: 'maipo', build: '', arch: 'x86_64' });
+    expect(s.sources).toEqual({ baseUrl: 'default', channel: 'default', build: 'default', arch: 'default' });
+  });
+
+  it('env beats the default and a flag beats env', () => {
+    const env = { RHCOS_BUILD_NAME: '47.245', RHCOS_DEFAULT_CHANNEL: 'maipo', RHCOS_BASE_URL: 'http://env.example/r' };
+    expect(resolveSettings({}, env)).toMatchObject({ build: '47.245', channel: 'maipo', baseUrl: 'http://env.example/r' });
+    const s = resolveSettings({ build: '47.235', channel: 'ootpa', baseUrl: 'http://flag.example/r/' }, env);
+    expect(s).toMatchObject({ build: '47.235', channel: 'ootpa', baseUrl: 'http://flag.example/r' });
+    expect(s.sources).toMatchObject({ build: 'flag', channel: 'flag', baseUrl: 'flag' });
+  });
+
+  it('treats an empty env value as unset', () => {
+    const s = resolveSettings({}, { RHCOS_BUILD_NAME: '', RHCOS_DEFAULT_CHANNEL: '', RHCOS_BASE_URL: '' });
+    expect(s).toMatchObject({ build: '', channel: 'maipo', baseUrl: DEFAULT_BASE_URL });
+    expect(s.sources.build).toBe('default');
+  });
+
+  it('an explicit empty --build flag means the newest even when env pins', () => {
+    expect(resolveSettings({ build: '' }, { RHCOS_BUILD_NAME: '47.245' }).build).toBe('');
+  });
+
+  it.each([' ', ' 47.245', '47.245\n', 'a b', '47/245', '..', '.', 'a\\b'])('rejects build name %j as a usage error', (name) => {
+    expect(() => resolveSettings({}, { RHCOS_BUILD_NAME: name })).toThrow(UsageError);
+    expect(() => resolveSettings({ build: name }, {})).toThrow(UsageError);
+  });
+
+  it('names where a bad value came from', () => {
+    expect(() => resolveSettings({}, { RHCOS_BUILD_NAME: 'a b' })).toThrow(/RHCOS_BUILD_NAME/);
+    expect(() => resolveSettings({ build: 'a/b' }, {})).toThrow(/--build/);
+  });
+
+  it('never yields // from trailing slashes', () => {
+    expect(normalizeBaseUrl('https://h.example/storage/releases///')).toBe('https://h.example/storage/releases');
+    expect(normalizeBaseUrl('file:///srv/mirror/')).toBe('file:///srv/mirror');
+  });
+
+  it('turns a plain path into a file URL and refuses other schemes', () => {
+    expect(normalizeBaseUrl('/srv/mirror')).toBe('file:///srv/mirror');
+    expect(() => normalizeBaseUrl('ftp://h/x')).toThrow(UsageError);
+    expect(() => normalizeBaseUrl('http://h/x?y=1')).toThrow(UsageError);
+  });
+
+  it('accepts prod-stream channels and refuses traversal', () => {
+    expect(resolveSettings({ channel: '4.16-9.4/builds/' }, {}).channel).toBe('4.16-9.4/builds');
+    expect(() => resolveSettings({ channel: '../etc' }, {})).toThrow(UsageError);
+    expect(() => resolveSettings({ channel: 'a//b' }, {})).toThrow(UsageError);
+  });
+
+  it('rejects odd arches', () => {
+    expect(() => resolveSettings({ arch: 'x86/64' }, {})).toThrow(UsageError);
+  });
+});
+
+describe('misspelt pins', () => {
+  it.each([
+    ['RHCOS_BUILDNAME', 'RHCOS_BUILD_NAME'],
+    ['RELEASE_BUILD_NAME', 'RHCOS_BUILD_NAME'],
+    ['OPENSHIFT_INSTALL_RHCOS_BUILD_NAME', 'RHCOS_BUILD_NAME'],
+    ['OPENSHIFT_INSTALL_RHCOS_BASE_URL', 'RHCOS_BASE_URL'],
+    ['OPENSHIFT_INSTALL_RHCOS_DEFAULT_CHANNEL', 'RHCOS_DEFAULT_CHANNEL'],
+    ['RHCOS_BUILD_NAMES', 'RHCOS_BUILD_NAME'],
+    ['RHCOS_BASE_ULR', 'RHCOS_BASE_URL'],
+    ['RHCOS_DEFALT_CHANNEL', 'RHCOS_DEFAULT_CHANNEL'],
+    ['rhcos_build_name', 'RHCOS_BUILD_NAME'],
+  ])('%s → %s', (name, suggestion) => {
+    expect(findMisspeltPins([name])).toEqual([{ name, suggestion }]);
+  });
+
+  it('leaves the real names and unrelated variables alone', () => {
+    expect(findMisspeltPins(['RHCOS_BUILD_NAME', 'RHCOS_BASE_URL', 'RHCOS_DEFAULT_CHANNEL', 'PATH', 'HOME', 'BUILD_ID'])).toEqual([]);
+  });
+
+  it('warns only for set, non-empty variables, naming the right one', () => {
+    const w = misspeltEnvWarnings({ RELEASE_BUILD_NAME: '47.245', RHCOS_BUILDNAME: '', PATH: '/bin' });
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain('RELEASE_BUILD_NAME');
+    expect(w[0]).toContain('RHCOS_BUILD_NAME');
+  });
+});
