@@ -20,7 +20,7 @@ export interface VerifyOptions {
 }
 
 function mismatch(expected: string, actual: string, what: string, opts: VerifyOptions): void {
-  const msg = `digest mismatch for ${what}: expected ${expected}, got ${actual}`;
+  const msg = `content integrity error: digest mismatch for ${what}: expected ${expected}, got ${actual}`;
   if (!opts.skipVerification) throw new OsimageError(msg);
   opts.onWarning?.(`${msg} (continuing: --skip-verification)`);
 }
