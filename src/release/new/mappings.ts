@@ -1,0 +1,42 @@
+import { OsimageError, UsageError } from '../../errors.js';
+
+/** One `TAG=PULLSPEC` override, with where it came from for messages. */
+export interface Mapping {
+  source: string;
+  target: string;
+  origin: string;
+}
+
+const TAG_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+function parsePair(pair: string, origin: string): Mapping {
+  const eq = pair.indexOf('=');
+  const source = eq > 0 ? pair.slice(0, eq) : '';
+  const target = eq > 0 ? pair.slice(eq + 1) : '';
+  if (!source || !target || !TAG_RE.test(source) || /\s/.test(target)) {
+    throw new UsageError(`${origin}all arguments must be valid SRC=DST mappings`);
+  }
+  return { source, target, origin };
+}
+
+/**
+ * `TAG=PULLSPEC` arguments and a mapping file (space-separated pairs, `#` starts a comment), in oc's
+ * words: `all arguments must be valid SRC=DST mappings`, `each source tag may only be specified once: X`,
+ * prefixed `file F, line N: ` for the file.
+ */
+export function parseMappings(args: string[], file?: { path: string; text: string }): Mapping[] {
+  const all: Mapping[] = args.map((a) => parsePair(a, ''));
+  if (file) {
+    file.text.split(/\r?\n/).forEach((line, i) => {
+      const content = line.replace(/#.*/, '').trim();
+      if (!content) return;
+      for (const pair of content.split(/\s+/)) all.push(parsePair(pair, `file ${file.path}, line ${i + 1}: `));
+    });
+  }
+  const seen = new Set<string>();
+  for (const m of all) {
+    if (seen.has(m.source)) throw new OsimageError(`${m.origin}each source tag may only be specified once: ${m.source}`, { exitCode: 2 });
+    seen.add(m.source);
+  }
+  return all;
+}

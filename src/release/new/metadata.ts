@@ -1,0 +1,46 @@
+import semver from 'semver';
+import { OsimageError, UsageError } from '../../errors.js';
+
+/** The `release-metadata` file (`cincinnati-metadata-v0`). */
+export interface ReleaseMetadata {
+  kind: 'cincinnati-metadata-v0';
+  version: string;
+  previous: string[];
+  next?: string[];
+  metadata?: Record<string, unknown>;
+}
+
+function normalize(v: string, flag: string): string {
+  const parsed = semver.parse(v.trim(), { loose: false });
+  if (!parsed) throw new UsageError(`${flag}: ${JSON.stringify(v)} is not a semantic version`);
+  return parsed.version + (parsed.build.length ? `+${parsed.build.join('.')}` : '');
+}
+
+/** Build release-metadata: semver-normalised version, previous/next sorted as strings, metadata a JSON object. */
+export function releaseMetadata(opts: { name: string; previous?: string[]; next?: string[]; metadataJson?: string }): ReleaseMetadata {
+  const md: ReleaseMetadata = {
+    kind: 'cincinnati-metadata-v0',
+    version: normalize(opts.name, '--name'),
+    previous: [...new Set((opts.previous ?? []).flatMap((p) => p.split(',')).filter(Boolean).map((p) => normalize(p, '--previous')))].sort(),
+  };
+  const next = [...new Set((opts.next ?? []).filter(Boolean).map((p) => normalize(p, '--next')))].sort();
+  if (next.length) md.next = next;
+  if (opts.metadataJson !== undefined && opts.metadataJson !== '') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(opts.metadataJson);
+    } catch (err) {
+      throw new UsageError(`--metadata: invalid JSON: ${(err as Error).message}`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError('--metadata must be a JSON object');
+    if (Object.keys(parsed).length) md.metadata = parsed as Record<string, unknown>;
+  }
+  return md;
+}
+
+/** The version written into manifests: the release version without build metadata. */
+export function manifestVersion(md: ReleaseMetadata): string {
+  const v = md.version.replace(/\+.*$/, '');
+  if (!v) throw new OsimageError('empty release version');
+  return v;
+}

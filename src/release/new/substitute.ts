@@ -1,0 +1,55 @@
+import { OsimageError } from '../../errors.js';
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * oc's replacement rule: a source repository is replaced by its target pullspec where it starts the data
+ * or follows a non-word character, optionally followed by `:tag` or `@algo:hex` (replaced too), and ends
+ * at whitespace, a quote or the end of the data. One pass over the data, longest source first, so a
+ * target that contains another source is never rewritten twice.
+ */
+export function replaceImageReferences(data: string, replacements: ReadonlyMap<string, string>): string {
+  if (replacements.size === 0) return data;
+  const sources = [...replacements.keys()].sort((a, b) => b.length - a.length).map(escape);
+  const re = new RegExp(
+    `(^|[^\\w])(${sources.join('|')})(:[\\w][\\w.-]{0,127}|@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,})?(?=[\\s"']|$)`,
+    'g',
+  );
+  return data.replace(re, (_all, pre: string, source: string) => `${pre}${replacements.get(source)}`);
+}
+
+/** Component versions from the `io.openshift.build.versions` annotations (`k=v,k2=v2`) of the images. */
+export function componentVersions(tags: Array<{ name: string; annotations?: Record<string, string> }>): Map<string, { version: string; tags: string[] }> {
+  const out = new Map<string, { version: string; tags: string[] }>();
+  const conflicts = new Map<string, string[]>();
+  for (const t of tags) {
+    const raw = t.annotations?.['io.openshift.build.versions'];
+    if (!raw) continue;
+    for (const part of raw.split(',')) {
+      const [k, v] = part.split('=').map((s) => s.trim());
+      if (!k || !v) continue;
+      const had = out.get(k);
+      if (!had) out.set(k, { version: v, tags: [t.name] });
+      else if (had.version === v) had.tags.push(t.name);
+      else conflicts.set(k, [...(conflicts.get(k) ?? [`${had.version} (${had.tags.join(', ')})`]), `${v} (${t.name})`]);
+    }
+  }
+  for (const [k, list] of conflicts) {
+    throw new OsimageError(`the version for "${k}" is inconsistent across the referenced images: ${list.join(', ')}`);
+  }
+  return out;
+}
+
+/**
+ * `0.0.1-snapshot` → the release version (build metadata removed); `0.0.1-snapshot-<component>` → that
+ * component's version. An unknown component is an error naming it.
+ */
+export function replaceVersions(data: string, releaseVersion: string, components: ReadonlyMap<string, { version: string }>, file: string): string {
+  const version = releaseVersion.replace(/\+.*$/, '');
+  return data.replace(/0\.0\.1-snapshot(?:-([a-z0-9][a-z0-9-]*))?/g, (_m, comp: string | undefined) => {
+    if (!comp) return version;
+    const c = components.get(comp);
+    if (!c) throw new OsimageError(`${file}: unknown version reference "${comp}"`);
+    return c.version;
+  });
+}

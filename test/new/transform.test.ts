@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { parseMappings } from '../../src/release/new/mappings.js';
+import { componentVersions, replaceImageReferences, replaceVersions } from '../../src/release/new/substitute.js';
+import { payloadName } from '../../src/release/new/naming.js';
+import { checkManifest } from '../../src/release/new/check.js';
+import { releaseMetadata } from '../../src/release/new/metadata.js';
+
+const D = `reg.example/x@sha256:${'a'.repeat(64)}`;
+
+describe('replacement rule', () => {
+  const map = new Map([['quay.io/openshift/origin-foo', D]]);
+  it.each([
+    ['image: quay.io/openshift/origin-foo:latest', `image: ${D}`],
+    ['image: quay.io/openshift/origin-foo', `image: ${D}`],
+    [`image: "quay.io/openshift/origin-foo@sha256:${'b'.repeat(64)}"`, `image: "${D}"`],
+    ['quay.io/openshift/origin-foo', D],
+    ['args: [--image=quay.io/openshift/origin-foo:v1 ]', `args: [--image=${D} ]`],
+    ["x: 'quay.io/openshift/origin-foo'", `x: '${D}'`],
+  ])('%s', (input, output) => {
+    expect(replaceImageReferences(input, map)).toBe(output);
+  });
+  it.each([
+    'image: quay.io/openshift/origin-foobar:latest',
+    'image: myquay.io/openshift/origin-foo',
+    'image: quay.io/openshift/origin-foo/sub',
+    'image: quay.io/openshift/origin-foo:latest,',
+  ])('leaves %s alone', (input) => {
+    expect(replaceImageReferences(input, map)).toBe(input);
+  });
+  it('never rewrites a target that contains another source', () => {
+    const m = new Map([
+      ['a.io/x', 'b.io/y@sha256:' + '1'.repeat(64)],
+      ['b.io/y', 'c.io/z@sha256:' + '2'.repeat(64)],
+    ]);
+    expect(replaceImageReferences('i: a.io/x\nj: b.io/y', m)).toBe(`i: b.io/y@sha256:${'1'.repeat(64)}\nj: c.io/z@sha256:${'2'.repeat(64)}`);
+  });
+});
+
+describe('versions', () => {
+  const comps = componentVersions([
+    { name: 'machine-os-content', annotations: { 'io.openshift.build.versions': 'machine-os=413.92.1' } },
+    { name: 'hyperkube', annotations: { 'io.openshift.build.versions': 'kubernetes=1.26.3,kubectl=1.26.3' } },
+  ]);
+  it('replaces the snapshot version and component versions', () => {
+    expect(replaceVersions('version: 0.0.1-snapshot\nos: 0.0.1-snapshot-machine-os\n', '4.99.0+build.5', comps, 'f')).toBe('version: 4.99.0\nos: 413.92.1\n');
+  });
+  it('names an unknown component', () => {
+    expect(() => replaceVersions('v: 0.0.1-snapshot-nope', '4.99.0', comps, 'op/a.yaml')).toThrow('op/a.yaml: unknown version reference "nope"');
+  });
+  it('refuses inconsistent versions', () => {
+    expect(() =>
+      componentVersions([
+        { name: 'a', annotations: { 'io.openshift.build.versions': 'kubernetes=1.1' } },
+        { name: 'b', annotations: { 'io.openshift.build.versions': 'kubernetes=1.2' } },
+      ]),
+    ).toThrow('the version for "kubernetes" is inconsistent across the referenced images: 1.1 (a), 1.2 (b)');
+  });
+});
+
+describe('naming', () => {
+  it('prefixes and de-duplicates', () => {
+    const taken = new Set<string>();
+    expect(payloadName('op', 'deploy.yaml', taken)).toBe('0000_50_op_deploy.yaml');
+    expect(payloadName('op', '0000_30_x.yaml', taken)).toBe('0000_30_x.yaml');
+    expect(payloadName('other', '0000_30_x.yaml', taken)).toBe('0000_30_x_2.yaml');
+    expect(payloadName('other', '0000_30_x.yaml', taken)).toBe('0000_30_x_3.yaml');
+    expect(payloadName('op', 'README', taken)).toBe('0000_50_op_README');
+  });
+});
+
+describe('manifest check', () => {
+  it('accepts multi-document Kubernetes objects', () => {
+    expect(() => checkManifest('op/a.yaml', 'kind: A\napiVersion: v1\n---\n---\nkind: B\napiVersion: v1\n')).not.toThrow();
+    expect(() => checkManifest('op/a.json', '{"kind":"A","apiVersion":"v1"}')).not.toThrow();
+  });
+  it('names the file for bad YAML and for non-objects', () => {
+    expect(() => checkManifest('op/a.yaml', 'kind: [\n')).toThrow(/^op\/a\.yaml: invalid YAML\/JSON: /);
+    expect(() => checkManifest('op/b.yaml', 'kind: A\n')).toThrow(
+      /^op\/b\.yaml: manifests must contain Kubernetes API objects with 'kind' and 'apiVersion' set/,
+    );
+  });
+});
+
+describe('mappings', () => {
+  it('reads arguments and a file with comments', () => {
+    const m = parseMappings(['cli=reg/cli@sha256:1'], { path: 'map.txt', text: '# header\nfoo=reg/foo:1 bar=reg/bar:2 # trailing\n\n' });
+    expect(m.map((x) => `${x.source}>${x.target}`)).toEqual(['cli>reg/cli@sha256:1', 'foo>reg/foo:1', 'bar>reg/bar:2']);
+  });
+  it("uses oc's errors", () => {
+    expect(() => parseMappings(['nope'])).toThrow('all arguments must be valid SRC=DST mappings');
+    expect(() => parseMappings([], { path: 'm', text: 'a=b\nc' })).toThrow('file m, line 2: all arguments must be valid SRC=DST mappings');
+    expect(() => parseMappings(['a=b'], { path: 'm', text: 'a=c' })).toThrow('file m, line 1: each source tag may only be specified once: a');
+  });
+});
+
+describe('release-metadata', () => {
+  it('normalises and sorts', () => {
+    expect(releaseMetadata({ name: '4.13.1', previous: ['4.13.0', '4.12.16,4.12.17'], metadataJson: '{"url":"u"}' })).toEqual({
+      kind: 'cincinnati-metadata-v0',
+      version: '4.13.1',
+      previous: ['4.12.16', '4.12.17', '4.13.0'],
+      metadata: { url: 'u' },
+    });
+  });
+  it('refuses a non-semver name and a non-object metadata', () => {
+    expect(() => releaseMetadata({ name: 'four' })).toThrow(/--name/);
+    expect(() => releaseMetadata({ name: '4.1.0', metadataJson: '[1]' })).toThrow('--metadata must be a JSON object');
+  });
+});
