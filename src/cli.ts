@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { EXIT_USAGE, OsimageError, describe } from './errors.js';
 import { shutdown } from './lifecycle.js';
-import { error } from './output/terminal.js';
 
 /**
  * The command list. Each module is imported only when its command runs (or its help is asked for),
@@ -48,17 +47,18 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
-    process.exitCode = exitCodeFor(err, CommanderError);
+    process.exitCode = await exitCodeFor(err, CommanderError);
   } finally {
     await shutdown();
   }
 }
 
-function exitCodeFor(err: unknown, CommanderError: typeof import('commander').CommanderError): number {
+async function exitCodeFor(err: unknown, CommanderError: typeof import('commander').CommanderError): Promise<number> {
   if (err instanceof CommanderError) {
     // commander has already printed its message; help and --version exit 0.
     return err.exitCode === 0 ? 0 : EXIT_USAGE;
   }
+  const { error } = await import('./output/terminal.js'); // not on the start-up path
   if (err instanceof OsimageError) {
     error(err.message);
     return err.exitCode;
