@@ -1,0 +1,278 @@
+/**
+ * The registry transport of ImageSource: manifests (full Accept list, verified, capped) and blobs
+ * (streamed, verified, following redirects without credentials, resumed with Range from the registry URL).
+ */
+import { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import { FetchError, OsimageError, describe } from '../errors.js';
+import { statusText, type Response } from '../http/request.js';
+import { TransientError, defaultRetryPolicy, isTransientNetworkError, type RetryPolicy } from '../http/retry.js';
+import { findCredential, type CredentialLookup } from './auth.js';
+import { parseReference, type ImageReference } from './reference.js';
+import { readCapped } from './token.js';
+import { RegistryError, RegistryTransport } from './transport.js';
+import { MEDIA_TYPES, type Descriptor, type FetchedManifest, type ImageIndex, type ImageManifest, type ImageSource, type SourceOptions } from './types.js';
+import { sha256Digest, verifyBytes, verifyingStream } from './verify.js';
+
+/** Manifests are small documents; a bigger one is refused (as containers/image does). */
+export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+
+/** What we ask for: OCI index and manifest, Docker list and schema2. Never schema1. */
+export const MANIFEST_ACCEPT = [MEDIA_TYPES.ociIndex, MEDIA_TYPES.ociManifest, MEDIA_TYPES.dockerList, MEDIA_TYPES.dockerManifest].join(', ');
+
+const INDEX_TYPES: string[] = [MEDIA_TYPES.ociIndex, MEDIA_TYPES.dockerList];
+const MANIFEST_TYPES: string[] = [MEDIA_TYPES.ociManifest, MEDIA_TYPES.dockerManifest];
+const SCHEMA1_TYPES: string[] = [MEDIA_TYPES.dockerSchema1, MEDIA_TYPES.dockerSchema1Signed];
+/** Body errors after which a blob download resumes with Range. */
+const RESUMABLE_CODES = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'ECONNABORTED']);
+
+/** Options beyond the contract: an environment for auth-file lookup, a retry policy, a pool. */
+export interface RemoteOptions extends SourceOptions {
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+  retry?: RetryPolicy;
+  dispatcher?: Dispatcher;
+}
+
+/** The media type from a Content-Type header, without parameters. */
+export function mediaTypeOf(contentType: string | string[] | undefined): string {
+  const v = Array.isArray(contentType) ? contentType[0] : contentType;
+  return (v ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+
+/**
+ * Check a manifest's bytes and parse them: schema1 is refused, the body's mediaType must agree with the
+ * Content-Type, and the shape must be an index or an image manifest.
+ */
+export function parseManifest(bytes: Buffer, contentType: string, what: string): { mediaType: string; parsed: ImageManifest | ImageIndex } {
+  if (SCHEMA1_TYPES.includes(contentType)) {
+    throw new OsimageError(`${what} is a Docker schema1 manifest (${contentType}): schema1 is unsupported; push the image again with a current client`);
+  }
+  let doc: Record<string, unknown>;
+  try {
+    doc = JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    throw new OsimageError(`${what} is not valid JSON: ${describe(err)}`);
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new OsimageError(`${what} is not a JSON object`);
+  if (doc.schemaVersion === 1) {
+    throw new OsimageError(`${what} is a Docker schema1 manifest: schema1 is unsupported; push the image again with a current client`);
+  }
+  const bodyType = typeof doc.mediaType === 'string' ? doc.mediaType : undefined;
+  const known = INDEX_TYPES.includes(contentType) || MANIFEST_TYPES.includes(contentType);
+  if (known && bodyType !== undefined && bodyType !== contentType) {
+    throw new OsimageError(`${what}: the registry sent Content-Type ${contentType} but the manifest says mediaType ${bodyType}`);
+  }
+  const isIdx = Array.isArray(doc.manifests);
+  const isImg = typeof doc.config === 'object' && doc.config !== null && Array.isArray(doc.layers);
+  const mediaType = known ? contentType : (bodyType ?? (isIdx ? MEDIA_TYPES.ociIndex : MEDIA_TYPES.ociManifest));
+  if (INDEX_TYPES.includes(mediaType) ? !isIdx : MANIFEST_TYPES.includes(mediaType) ? !isImg : true) {
+    throw new OsimageError(`${what} has media type ${mediaType || '(none)'} and is not an image index or image manifest osimage can read`);
+  }
+  if (doc.schemaVersion !== 2) throw new OsimageError(`${what} has schemaVersion ${String(doc.schemaVersion)}, expected 2`);
+  return { mediaType, parsed: doc as unknown as ImageManifest | ImageIndex };
+}
+
+export class RemoteImageSource implements ImageSource {
+  readonly name: string;
+  readonly reference: ImageReference;
+  readonly transport: RegistryTransport;
+  private readonly opts: RemoteOptions;
+  private readonly policy: RetryPolicy;
+
+  constructor(reference: ImageReference, transport: RegistryTransport, opts: RemoteOptions) {
+    this.reference = reference;
+    this.name = reference.toString();
+    this.transport = transport;
+    this.opts = opts;
+    this.policy = opts.retry ?? defaultRetryPolicy(opts.env);
+  }
+
+  pullspecFor(digest: string): string {
+    return this.reference.withDigest(digest);
+  }
+
+  private get scopes(): string[] {
+    return [`repository:${this.reference.repository}:pull`];
+  }
+
+  manifest(): Promise<FetchedManifest> {
+    return this.fetchManifest(this.reference.identifier, this.reference.digest, this.name);
+  }
+
+  manifestByDigest(digest: string): Promise<FetchedManifest> {
+    return this.fetchManifest(digest, digest, this.pullspecFor(digest));
+  }
+
+  private async fetchManifest(identifier: string, expected: string | undefined, display: string): Promise<FetchedManifest> {
+    const what = `manifest ${display}`;
+    for (let n = 0; ; n++) {
+      let res: Response;
+      try {
+        res = await this.transport.request(`/v2/${this.reference.repository}/manifests/${identifier}`, {
+          headers: { accept: MANIFEST_ACCEPT },
+          scopes: this.scopes,
+          what: `image "${display}"`,
+        });
+      } catch (err) {
+        throw this.manifestError(err, display);
+      }
+      let bytes: Buffer;
+      try {
+        bytes = await readCapped(res, res.url, MAX_MANIFEST_BYTES, what);
+      } catch (err) {
+        if (err instanceof TransientError && n < this.policy.retries) continue;
+        throw err;
+      }
+      const contentType = mediaTypeOf(res.headers['content-type']);
+      const { mediaType, parsed } = parseManifest(bytes, contentType, what);
+      const verify = { skipVerification: this.opts.skipVerification, onWarning: this.opts.onWarning, what };
+      const computed = sha256Digest(bytes);
+      if (expected) {
+        verifyBytes(bytes, expected, verify);
+        return { digest: expected, mediaType, bytes, parsed };
+      }
+      const header = res.headers['docker-content-digest'];
+      const claimed = Array.isArray(header) ? header[0] : header;
+      if (claimed && claimed.startsWith('sha256:')) verifyBytes(bytes, claimed, verify);
+      return { digest: computed, mediaType, bytes, parsed };
+    }
+  }
+
+  /** oc's wording for the common cases: not found, denied. */
+  private manifestError(err: unknown, display: string): unknown {
+    if (!(err instanceof RegistryError)) return err;
+    if (err.status === 404 || err.codes.includes('MANIFEST_UNKNOWN') || err.codes.includes('NAME_UNKNOWN')) {
+      return new RegistryError(`image "${display}" not found: ${err.message.replace(/^image "[^"]*": /, '')}`, err.url, err.status ?? 404, err.codes);
+    }
+    if (err.status === 403 || err.codes.includes('DENIED')) {
+      return new RegistryError(
+        `image "${display}" does not exist or you don't have permission to access the repository (${statusText(err.status ?? 403)} from ${err.url})`,
+        err.url,
+        err.status ?? 403,
+        err.codes,
+      );
+    }
+    return err;
+  }
+
+  /** Open the blob at an offset: 200 from the start, or 206 with a Content-Range from `offset` to the end. */
+  private async openBlob(desc: Descriptor, offset: number): Promise<Response> {
+    const what = `blob ${desc.digest} of ${this.reference.name}`;
+    const res = await this.transport.request(`/v2/${this.reference.repository}/blobs/${desc.digest}`, {
+      headers: offset > 0 ? { range: `bytes=${offset}-` } : {},
+      scopes: this.scopes,
+      followRedirects: true,
+      what,
+    });
+    const length = Number(res.headers['content-length']);
+    if (offset === 0) {
+      if (res.status !== 200) {
+        res.body.destroy();
+        throw new FetchError(`${what}: unexpected ${statusText(res.status)} from ${res.url}`, res.url, res.status);
+      }
+      if (Number.isFinite(length) && res.headers['content-length'] !== undefined && desc.size >= 0 && length !== desc.size) {
+        const msg = `${what}: ${res.url} sent Content-Length ${length} but the descriptor says ${desc.size} bytes`;
+        if (!this.opts.skipVerification) {
+          res.body.destroy();
+          throw new FetchError(msg, res.url, res.status);
+        }
+        this.opts.onWarning?.(`${msg} (continuing: --skip-verification)`);
+      }
+      return res;
+    }
+    if (res.status !== 206) {
+      res.body.destroy();
+      throw new FetchError(`${what}: cannot resume at byte ${offset}: ${res.url} answered ${statusText(res.status)} to a Range request`, res.url, res.status);
+    }
+    const range = String(res.headers['content-range'] ?? '');
+    const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(range);
+    const end = desc.size >= 0 ? desc.size - 1 : undefined;
+    if (!m || Number(m[1]) !== offset || (end !== undefined && Number(m[2]) !== end)) {
+      res.body.destroy();
+      throw new FetchError(`${what}: cannot resume at byte ${offset}: ${res.url} sent Content-Range "${range}"`, res.url, res.status);
+    }
+    return res;
+  }
+
+  async blob(desc: Descriptor): Promise<Readable> {
+    const what = `blob ${desc.digest} of ${this.reference.name}`;
+    const verifier = verifyingStream(
+      { digest: desc.digest, size: desc.size },
+      { skipVerification: this.opts.skipVerification, onWarning: this.opts.onWarning, what },
+    );
+    const first = await this.openBlob(desc, 0);
+    const onProgress = this.opts.onProgress;
+    const retries = this.policy.retries;
+    const self = this;
+    let current: Response = first;
+    async function* chunks(): AsyncGenerator<Buffer> {
+      let offset = 0;
+      let resumes = 0;
+      onProgress?.(desc.digest, 0, desc.size);
+      for (;;) {
+        let failure: unknown;
+        try {
+          for await (const chunk of current.body) {
+            offset += (chunk as Buffer).length;
+            onProgress?.(desc.digest, offset, desc.size);
+            yield chunk as Buffer;
+          }
+        } catch (err) {
+          failure = err;
+        }
+        const resumable = failure === undefined ? desc.size >= 0 && offset < desc.size : isTransientNetworkError(failure) || RESUMABLE_CODES.has((failure as { code?: string })?.code ?? '');
+        if (!resumable) {
+          if (failure !== undefined) throw new FetchError(`${what}: reading from ${current.url} failed: ${describe(failure)}`, current.url, current.status, failure);
+          return;
+        }
+        if (resumes >= retries) {
+          throw new FetchError(`${what}: the connection dropped at byte ${offset} of ${desc.size}, ${resumes} resumes tried: ${describe(failure ?? 'early end')}`, current.url, current.status, failure);
+        }
+        resumes++;
+        current.body.destroy();
+        // From the registry URL again: a redirect's presigned URL may have expired.
+        current = await self.openBlob(desc, offset);
+      }
+    }
+    const source = Readable.from(chunks(), { objectMode: false, highWaterMark: 64 * 1024 });
+    source.on('error', (err) => verifier.destroy(err));
+    verifier.on('close', () => {
+      if (!source.destroyed) source.destroy();
+      if (!current.body.destroyed) current.body.destroy();
+    });
+    source.pipe(verifier);
+    return verifier;
+  }
+
+  async close(): Promise<void> {
+    // The connection pool is shared by the process and closed at shutdown.
+  }
+}
+
+/**
+ * Open an image in a registry. The reference is parsed (warnings go to onWarning) and credentials are
+ * looked up now, so a bad reference or auth file fails before any request.
+ */
+export async function openRemote(ref: string, opts: RemoteOptions = {}): Promise<RemoteImageSource> {
+  const { reference, warnings } = parseReference(ref);
+  for (const w of warnings) opts.onWarning?.(w);
+  const lookup: CredentialLookup = await findCredential(reference.registry, reference.repository, {
+    ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}),
+    ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.home ? { home: opts.home } : {}),
+    ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+  });
+  const transport = new RegistryTransport({
+    registry: reference.registry,
+    apiHost: reference.apiHost,
+    insecure: opts.insecure,
+    caFile: opts.caFile,
+    credential: async () => ({ credential: lookup.credential, ...(lookup.file ? { file: lookup.file } : {}) }),
+    retry: opts.retry ?? defaultRetryPolicy(opts.env),
+    ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+    ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
+  });
+  return new RemoteImageSource(reference, transport, opts);
+}
