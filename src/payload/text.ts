@@ -1,0 +1,185 @@
+/**
+ * Editing manifest files (YAML or JSON) while keeping every byte that is not being changed:
+ * comments, key order, quoting, indentation. Values are located with the `yaml` package's
+ * document nodes (which carry source ranges, for JSON too) and spliced into the original text;
+ * only when the shape gives nowhere to splice (a missing parent, a flow or block-scalar node)
+ * is the document re-serialised, keeping comments (YAML) or the detected indentation (JSON).
+ * Every edit is checked by parsing the result and comparing it with the intended value.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { Document, isMap, isScalar, isSeq, parse, parseAllDocuments, Scalar, type Node, type YAMLSeq } from 'yaml';
+import { PayloadError } from './errors.js';
+
+export type Format = 'yaml' | 'json';
+export type Path = Array<string | number>;
+
+/** One parsed manifest file: its text, format, value, and the node tree with source ranges. */
+export interface ManifestText {
+  file: string;
+  text: string;
+  format: Format;
+  value: unknown;
+  /** Undefined when the yaml parser could not read a JSON file (then edits re-serialise). */
+  doc: Document.Parsed | undefined;
+}
+
+/** 1-based line of a character offset. */
+export function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** JSON when the first non-blank character opens an object or array; YAML otherwise. */
+export function detectFormat(text: string): Format {
+  return /^\s*[{[]/.test(text) ? 'json' : 'yaml';
+}
+
+/** Parse one document (YAML or JSON). Errors name the file and, where the parser says, the line. */
+export function parseManifestText(text: string, file: string): ManifestText {
+  const format = detectFormat(text);
+  if (format === 'json') {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      const m = /position (\d+)/.exec((err as Error).message);
+      const msg = (err as Error).message.replace(/\s*\(line \d+ column \d+\)$/, '');
+      throw new PayloadError(`invalid JSON: ${msg}`, { file, ...(m ? { line: lineAt(text, Number(m[1])) } : {}) });
+    }
+    const doc = parseAllDocuments(text, { keepSourceTokens: true });
+    const single = Array.isArray(doc) && doc.length === 1 && doc[0]!.errors.length === 0 ? doc[0] : undefined;
+    return { file, text, format, value, doc: single };
+  }
+  const docs = parseAllDocuments(text, { keepSourceTokens: true, prettyErrors: false });
+  if (!Array.isArray(docs)) return { file, text, format, value: null, doc: undefined };
+  for (const d of docs) {
+    const e = d.errors[0];
+    if (e) throw new PayloadError(`invalid YAML: ${e.message.split('\n')[0]}`, { file, line: lineAt(text, e.pos[0]) });
+  }
+  const real = docs.filter((d) => d.contents !== null);
+  if (real.length > 1) throw new PayloadError(`holds ${real.length} YAML documents; expected one`, { file });
+  const doc = real[0] ?? docs[0];
+  return { file, text, format, value: doc ? doc.toJS() : null, doc };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A deep copy of `value` with `path` set to `v` (parents created as maps). */
+export function withValueAt(value: unknown, path: Path, v: unknown): unknown {
+  const root = structuredClone(value ?? {}) as Record<string | number, unknown>;
+  let cur: Record<string | number, unknown> = root;
+  path.forEach((key, i) => {
+    if (i === path.length - 1) cur[key] = v;
+    else {
+      if (!isRecord(cur[key]) && !Array.isArray(cur[key])) cur[key] = {};
+      cur = cur[key] as Record<string | number, unknown>;
+    }
+  });
+  return root;
+}
+
+/** Indentation and final newline of a JSON text, so a re-serialisation looks the same. */
+export function jsonLayout(text: string): { indent: string; trailingNewline: boolean } {
+  const m = /\n([ \t]+)\S/.exec(text);
+  return { indent: m ? m[1]! : text.trim().includes('\n') ? '  ' : '', trailingNewline: text.endsWith('\n') };
+}
+
+export function stringifyJson(value: unknown, layout: { indent: string; trailingNewline: boolean }): string {
+  const body = layout.indent === '' ? JSON.stringify(value) : JSON.stringify(value, null, layout.indent);
+  return layout.trailingNewline ? `${body}\n` : body;
+}
+
+/** A YAML scalar for `value` in the given quoting style (plain only when it reads back as the same string). */
+export function yamlScalar(value: string, style: Scalar.Type | undefined): string {
+  if (style === Scalar.QUOTE_SINGLE) return `'${value.replace(/'/g, "''")}'`;
+  if (style === Scalar.PLAIN && value !== '' && /^[^\s'"#&*!|>%@`{}[\],-][^\s#]*$/.test(value) && !/: |:$/.test(value)) {
+    try {
+      if (parse(value) === value) return value;
+    } catch {
+      // not plain-safe
+    }
+  }
+  return JSON.stringify(value);
+}
+
+function check(m: ManifestText, text: string, expected: unknown): string {
+  const after = parseManifestText(text, m.file);
+  if (!isDeepStrictEqual(after.value, expected)) {
+    throw new PayloadError('internal error: the edited file would not read back as intended; nothing was written', { file: m.file });
+  }
+  return text;
+}
+
+/** Re-serialise with the value changed: comments kept for YAML, indentation kept for JSON. */
+function reserialize(m: ManifestText, expected: unknown, path: Path, v: unknown): string {
+  if (m.format === 'json') return check(m, stringifyJson(expected, jsonLayout(m.text)), expected);
+  const doc = m.doc ?? new Document(null);
+  if (doc.contents === null || !isMap(doc.contents)) doc.contents = doc.createNode({}) as never;
+  doc.setIn(path, doc.createNode(v));
+  return check(m, doc.toString(), expected);
+}
+
+/**
+ * Set a string at `path`. An existing scalar is replaced in place (its quoting style kept); otherwise
+ * the missing keys are added by re-serialising. Returns the new text (equal to the old when unchanged).
+ */
+export function setStringAt(m: ManifestText, path: Path, v: string): string {
+  const expected = withValueAt(m.value, path, v);
+  if (isDeepStrictEqual(expected, m.value)) return m.text;
+  const node = m.doc?.getIn(path, true) as Node | undefined;
+  if (node && isScalar(node) && node.range && node.type !== Scalar.BLOCK_FOLDED && node.type !== Scalar.BLOCK_LITERAL) {
+    const [start, end] = node.range;
+    const lit = m.format === 'json' ? JSON.stringify(v) : yamlScalar(v, node.type);
+    return check(m, m.text.slice(0, start) + lit + m.text.slice(end), expected);
+  }
+  return reserialize(m, expected, path, v);
+}
+
+/**
+ * Append a map to the sequence at `path`. In a YAML block sequence the new item is inserted as text
+ * after the last item, indented like the items before it; every other byte stays. Otherwise the
+ * document is re-serialised.
+ */
+export function appendToSeq(m: ManifestText, path: Path, item: Record<string, unknown>, yamlItemText: (ctx: { dash: string; pad: string; step: string }) => string): string {
+  const current = path.reduce<unknown>((v, k) => (isRecord(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[k] : undefined), m.value);
+  const list = Array.isArray(current) ? [...current, item] : [item];
+  const expected = withValueAt(m.value, path, list);
+  const node = m.doc?.getIn(path, true) as Node | undefined;
+  if (m.format === 'yaml' && node && isSeq(node) && !(node as YAMLSeq).flow && node.items.length > 0) {
+    const items = node.items as Node[];
+    const first = items[0]!;
+    const last = items[items.length - 1]!;
+    if (first.range && last.range) {
+      const text = m.text;
+      const lineStart = text.lastIndexOf('\n', first.range[0] - 1) + 1;
+      const prefix = text.slice(lineStart, first.range[0]);
+      const dashMatch = /^(\s*-\s+)$/.exec(prefix);
+      if (dashMatch) {
+        const pad = ' '.repeat(prefix.length);
+        let step = '  ';
+        if (isMap(first)) {
+          const nested = first.items.find((p) => isMap(p.value) && (p.value as { items: unknown[] }).items.length > 0);
+          const keyNode = nested?.key as Node | undefined;
+          const inner = nested ? ((nested.value as { items: Array<{ key: Node }> }).items[0]!.key as Node) : undefined;
+          if (keyNode?.range && inner?.range) {
+            const col = (off: number) => off - (text.lastIndexOf('\n', off - 1) + 1);
+            const s = col(inner.range[0]) - col(keyNode.range[0]);
+            if (s > 0) step = ' '.repeat(s);
+          }
+        }
+        let at = last.range[2];
+        let lead = '';
+        if (text[at - 1] !== '\n') {
+          // the last item ends the file without a newline, or the range stops before one
+          const nl = text.indexOf('\n', at);
+          if (nl >= 0) at = nl + 1;
+          else lead = '\n';
+        }
+        const piece = lead + yamlItemText({ dash: dashMatch[1]!, pad, step });
+        return check(m, text.slice(0, at) + piece + text.slice(at), expected);
+      }
+    }
+  }
+  return reserialize(m, expected, path, list);
+}

@@ -1,0 +1,97 @@
+/**
+ * `payload write`: put the OS container into the MCO's payload manifests, the `machine-os-content` tag
+ * of `image-references` and the `machine-config-osimageurl` ConfigMap, byte-identical in both, with
+ * both files changing together or not at all.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe } from '../errors.js';
+import { writeFilesAtomic, type AtomicWrite } from '../files/atomic.js';
+import { PayloadError } from './errors.js';
+import { IMAGE_REFERENCES, OS_CONTENT_TAG, setImageReferenceTag } from './image-stream.js';
+import { DEFAULT_CONFIGMAP_FILE, setOsImageUrl } from './osimageurl.js';
+import { requireOsImagePullspec } from './pullspec.js';
+
+export interface PayloadWriteOptions {
+  dir: string;
+  pullspec: string;
+  /** File name (in dir) of the ConfigMap; default {@link DEFAULT_CONFIGMAP_FILE}. */
+  configMapFile?: string;
+  allowTag?: boolean;
+}
+
+export interface FileOutcome {
+  path: string;
+  action: 'created' | 'appended' | 'updated' | 'unchanged';
+  /** The value before, when there was one. */
+  previous: string | undefined;
+}
+
+export interface PayloadWriteResult {
+  pullspec: string;
+  imageReferences: FileOutcome;
+  configMap: FileOutcome;
+  /** false when both files already held the value (nothing was written). */
+  changed: boolean;
+  warnings: string[];
+}
+
+/** Read a file, or undefined when it does not exist. */
+export async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((err as NodeJS.ErrnoException).code === 'EISDIR') throw new PayloadError('is a directory, not a file', { file: path });
+    throw new PayloadError(`cannot read: ${describe(err)}`, { file: path });
+  }
+}
+
+export async function requireDir(dir: string): Promise<void> {
+  let st;
+  try {
+    st = await stat(dir);
+  } catch (err) {
+    throw new PayloadError((err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : `cannot read: ${describe(err)}`, { file: dir });
+  }
+  if (!st.isDirectory()) throw new PayloadError('is not a directory', { file: dir });
+}
+
+/** A ConfigMap file name: one path segment, not image-references itself. */
+export function checkConfigMapFileName(name: string, flag = '--configmap-file'): string {
+  if (name === '' || name.includes('/') || name.includes('\\') || name === '.' || name === '..') {
+    throw new PayloadError(`${flag} must be a file name inside --dir, not ${JSON.stringify(name)}`);
+  }
+  if (name === IMAGE_REFERENCES) throw new PayloadError(`${flag} cannot be ${IMAGE_REFERENCES}`);
+  return name;
+}
+
+export async function writePayload(opts: PayloadWriteOptions): Promise<PayloadWriteResult> {
+  requireOsImagePullspec(opts.pullspec, { allowTag: opts.allowTag ?? false });
+  const cmName = checkConfigMapFileName(opts.configMapFile ?? DEFAULT_CONFIGMAP_FILE);
+  await requireDir(opts.dir);
+  const refsPath = join(opts.dir, IMAGE_REFERENCES);
+  const cmPath = join(opts.dir, cmName);
+  const [refsText, cmText] = await Promise.all([readIfExists(refsPath), readIfExists(cmPath)]);
+
+  const refs = setImageReferenceTag(refsText, refsPath, OS_CONTENT_TAG, opts.pullspec);
+  const cm = setOsImageUrl(cmText, cmPath, opts.pullspec);
+
+  const warnings: string[] = [];
+  if (refs.previous !== undefined && cm.previous !== undefined && refs.previous !== cm.previous) {
+    warnings.push(
+      `${refsPath} (${refs.previous}) and ${cmPath} (${cm.previous}) disagreed; both now say ${opts.pullspec}`,
+    );
+  }
+  const writes: AtomicWrite[] = [];
+  if (refs.changed) writes.push({ path: refsPath, data: refs.text });
+  if (cm.changed) writes.push({ path: cmPath, data: cm.text });
+  if (writes.length > 0) await writeFilesAtomic(writes);
+  return {
+    pullspec: opts.pullspec,
+    imageReferences: { path: refsPath, action: refs.action, previous: refs.previous },
+    configMap: { path: cmPath, action: cm.action, previous: cm.previous },
+    changed: writes.length > 0,
+    warnings,
+  };
+}
