@@ -9,6 +9,7 @@ import { shutdown } from './lifecycle.js';
  */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command: () => Command }> }> = {
   builds: { summary: "list a channel's RHCOS builds, newest first", load: () => import('./commands/builds.js') },
+  payload: { summary: 'write the OS image into payload manifests; render, merge and check MachineConfigs; coreos-bootimages', load: () => import('./commands/payload.js') },
   resolve: { summary: 'resolve an RHCOS build and print its images (AMIs, QEMU, OS container)', load: () => import('./commands/resolve.js') },
 };
 

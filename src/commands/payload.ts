@@ -1,0 +1,277 @@
+import { Command, Option } from 'commander';
+import { UsageError } from '../errors.js';
+import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** Validate a pull spec given on the command line: a bad value is a usage error (exit 2). */
+async function flagPullspec(flag: string, value: string, allowTag: boolean): Promise<string> {
+  const { requireOsImagePullspec } = await import('../payload/pullspec.js');
+  try {
+    requireOsImagePullspec(value, { allowTag });
+  } catch (err) {
+    throw new UsageError(`${flag}: ${(err as Error).message}`);
+  }
+  return value;
+}
+
+function packageVersion(): Promise<string> {
+  return import('node:fs/promises')
+    .then((fs) => fs.readFile(new URL('../../package.json', import.meta.url), 'utf8'))
+    .then((t) => (JSON.parse(t) as { version: string }).version)
+    .catch(() => 'unknown');
+}
+
+interface WriteOptions extends SettingsOptionValues {
+  dir: string;
+  osImage?: string;
+  configmapFile?: string;
+  allowTag: boolean;
+}
+
+function writeCommand(): Command {
+  return addSettingsOptions(new Command('write'))
+    .description(
+      "Write the OS container into the MCO's payload manifests: the machine-os-content tag of DIR/image-references and data.osImageURL of the machine-config-osimageurl ConfigMap, byte-identical, both files or neither.",
+    )
+    .requiredOption('--dir <dir>', 'the manifests folder (the MCO install/ folder)')
+    .option('--os-image <pullspec>', "the OS container, repo@sha256:<64 hex>; default: the resolved build's oscontainer")
+    .option('--configmap-file <name>', 'file name of the ConfigMap in --dir', '0000_30_machine-config-operator_05_osimageurl.yaml')
+    .option('--allow-tag', 'accept a pull spec by tag (the payload wants a digest)', false)
+    .addHelpText(
+      'after',
+      examples([
+        'osimage payload write --dir install --os-image quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:<64 hex>',
+        'osimage payload write --dir install --base-url ./hack/sample/releases --channel rhcos-4.12   # the newest build',
+        'RHCOS_BUILD_NAME=47.245 osimage payload write --dir install --base-url ./hack/sample/releases',
+      ]),
+    )
+    .action(async (opts: WriteOptions) => {
+      const { out, warn, info } = await import('../output/terminal.js');
+      let pullspec: string;
+      if (opts.osImage !== undefined) {
+        pullspec = await flagPullspec('--os-image', opts.osImage, opts.allowTag);
+      } else {
+        const settings = settingsFrom(opts);
+        const { resolveBuild } = await import('../rhcos/resolve.js');
+        const { osContainerPullspec } = await import('../rhcos/meta.js');
+        const { PayloadError } = await import('../payload/errors.js');
+        const resolved = await resolveBuild(settings);
+        resolved.warnings.forEach(warn);
+        if (!resolved.meta.oscontainer) {
+          throw new PayloadError(`build ${resolved.build} has no oscontainer (${resolved.metaUrl}); pass --os-image`);
+        }
+        pullspec = osContainerPullspec(resolved.meta.oscontainer);
+        info(`OS container of build ${resolved.build} (${resolved.arch}): ${pullspec}`);
+      }
+      const { writePayload } = await import('../payload/write.js');
+      const { writeView } = await import('../output/payload-view.js');
+      const result = await writePayload({
+        dir: opts.dir,
+        pullspec,
+        allowTag: opts.allowTag,
+        ...(opts.configmapFile !== undefined ? { configMapFile: opts.configmapFile } : {}),
+      });
+      result.warnings.forEach(warn);
+      out(writeView(result));
+    });
+}
+
+interface RenderOptions {
+  osImage: string;
+  role: string[];
+  out?: string;
+  allowTag: boolean;
+}
+
+function renderCommand(): Command {
+  return new Command('render')
+    .description('Render one MachineConfig 00-<role>-osimageurl per role, carrying only spec.osImageURL (and Ignition version 2.2.0).')
+    .requiredOption('--os-image <pullspec>', 'the OS container, repo@sha256:<64 hex>')
+    .requiredOption('--role <role>', 'a pool role (repeat for more)', collect)
+    .option('--out <dir>', 'write one <name>.yaml per role into this folder (created if missing) instead of stdout')
+    .option('--allow-tag', 'accept a pull spec by tag', false)
+    .addHelpText(
+      'after',
+      examples([
+        'osimage payload render --os-image quay.io/x/os@sha256:<64 hex> --role master --role worker',
+        'osimage payload render --os-image quay.io/x/os@sha256:<64 hex> --role master --role worker --out manifests/',
+      ]),
+    )
+    .action(async (opts: RenderOptions) => {
+      const pullspec = await flagPullspec('--os-image', opts.osImage, opts.allowTag);
+      const mc = await import('../payload/machineconfig.js');
+      const { out, info } = await import('../output/terminal.js');
+      let configs;
+      try {
+        configs = mc.renderOsImageUrlConfigs(pullspec, opts.role, { allowTag: opts.allowTag });
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+      if (opts.out === undefined) {
+        out(mc.toYamlStream(configs));
+        return;
+      }
+      const { mkdir } = await import('node:fs/promises');
+      const { join } = await import('node:path');
+      const { readIfExists } = await import('../payload/write.js');
+      const { writeFilesAtomic } = await import('../files/atomic.js');
+      await mkdir(opts.out, { recursive: true });
+      const writes = [];
+      for (const c of configs) {
+        const path = join(opts.out, `${c.metadata.name}.yaml`);
+        const data = mc.toYaml(c);
+        const before = await readIfExists(path);
+        if (before === data) info(`${path}: unchanged`);
+        else writes.push({ path, data, existed: before !== undefined });
+      }
+      await writeFilesAtomic(writes.map(({ path, data }) => ({ path, data })));
+      for (const w of writes) out(`${w.path}: ${w.existed ? 'updated' : 'created'}`);
+      if (writes.length === 0) out(`unchanged: ${configs.length} MachineConfig file(s) in ${opts.out}`);
+    });
+}
+
+interface MergeOptions {
+  role: string;
+  policy: 'first-non-empty' | 'last-wins';
+  osImage?: string;
+  output: 'yaml' | 'json' | 'name';
+}
+
+function mergeCommand(): Command {
+  return new Command('merge')
+    .description(
+      "Merge a role's MachineConfigs (sorted by name) into one rendered config rendered-<role>-<md5 hex>, as the machine-config-operator does; print it.",
+    )
+    .argument('<path...>', 'MachineConfig files or folders (.yaml, .yml, .json; multi-document files and Lists are read)')
+    .requiredOption('--role <role>', 'the pool role; only MachineConfigs labelled machineconfiguration.openshift.io/role=<role> are merged')
+    .addOption(
+      new Option('--policy <policy>', 'how osImageURL is chosen: last-wins (today: the last non-empty MC value) or first-non-empty (2019)')
+        .choices(['first-non-empty', 'last-wins'])
+        .default('last-wins'),
+    )
+    .option('--os-image <pullspec>', 'the ControllerConfig value (what the CVO set); an MC value overrides it, and it is used when no MC sets one')
+    .addOption(outputOption(['yaml', 'json', 'name'], 'yaml'))
+    .addHelpText(
+      'after',
+      examples([
+        'osimage payload merge --role master manifests/',
+        'osimage payload merge --role worker --policy first-non-empty 00-worker.yaml 00-worker-osimageurl.yaml 99-user.yaml',
+        'osimage payload merge --role master -o name manifests/',
+      ]),
+    )
+    .action(async (paths: string[], opts: MergeOptions) => {
+      const mc = await import('../payload/machineconfig.js');
+      const { out, info, warn } = await import('../output/terminal.js');
+      const view = await import('../output/payload-view.js');
+      const { json } = await import('../output/format.js');
+      try {
+        mc.validateRole(opts.role);
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+      if (opts.osImage !== undefined) await flagPullspec('--os-image', opts.osImage, true);
+      const docs = await mc.loadManifests(paths);
+      const { selected, skipped } = mc.selectForRole(docs, opts.role);
+      view.skippedLines(skipped).forEach((l) => info(l));
+      const result = mc.mergeMachineConfigs(
+        selected.map((s) => s.mc),
+        opts.role,
+        { policy: opts.policy, ...(opts.osImage !== undefined ? { baseOsImageURL: opts.osImage } : {}) },
+      );
+      view.mergeNotes(result).forEach((l) => info(l));
+      result.warnings.forEach(warn);
+      if (opts.output === 'name') out(result.name);
+      else if (opts.output === 'json') out(json(result.rendered));
+      else out(mc.toYaml(result.rendered));
+    });
+}
+
+interface CheckOptions {
+  dir: string;
+  images: string;
+  output: 'text' | 'json';
+}
+
+function checkCommand(): Command {
+  return new Command('check')
+    .description(
+      "Check operator manifests against the input images as oc adm release new would: every tag an operator's image-references names must be an input tag; no source repository twice. Reports every problem at once.",
+    )
+    .requiredOption('--dir <dir>', 'one folder per operator, each with its manifests and its own image-references')
+    .requiredOption('--images <file>', "the input ImageStream (JSON or YAML), e.g. a release's image-references")
+    .addOption(outputOption(['text', 'json'], 'text'))
+    .addHelpText('after', examples(['osimage payload check --dir operators/ --images release/image-references']))
+    .action(async (opts: CheckOptions) => {
+      const { checkPayloadDir } = await import('../payload/check.js');
+      const { out, error } = await import('../output/terminal.js');
+      const view = await import('../output/payload-view.js');
+      const { json } = await import('../output/format.js');
+      const result = await checkPayloadDir(opts.dir, opts.images);
+      if (opts.output === 'json') out(json(result));
+      else if (result.ok) out(view.checkSummary(result));
+      if (!result.ok) {
+        for (const p of result.problems) error(p.message);
+        if (opts.output === 'text') error(view.checkFailure(result));
+        process.exitCode = 1;
+      }
+    });
+}
+
+interface BootimagesOptions extends SettingsOptionValues {
+  dir: string;
+  file: string;
+  stream?: string;
+}
+
+function bootimagesCommand(): Command {
+  return addSettingsOptions(new Command('bootimages'))
+    .description(
+      'Write the coreos-bootimages ConfigMap (openshift-machine-config-operator) whose data.stream is the resolved build as stream-metadata JSON for its arch.',
+    )
+    .requiredOption('--dir <dir>', 'the manifests folder')
+    .option('--file <name>', 'file name in --dir', 'coreos-bootimages.yaml')
+    .option('--stream <name>', 'stream name (default: from the channel, e.g. rhcos-4.12)')
+    .addHelpText(
+      'after',
+      examples([
+        'osimage payload bootimages --dir manifests --base-url ./hack/sample/releases --channel rhcos-4.12',
+        'osimage payload bootimages --dir manifests --channel 4.16-9.4/builds --arch aarch64 --stream rhcos-4.16',
+      ]),
+    )
+    .action(async (opts: BootimagesOptions) => {
+      const settings = settingsFrom(opts);
+      const { resolveBuild } = await import('../rhcos/resolve.js');
+      const boot = await import('../payload/bootimages.js');
+      const { readIfExists, requireDir, checkConfigMapFileName } = await import('../payload/write.js');
+      const { writeFileAtomic } = await import('../files/atomic.js');
+      const { join } = await import('node:path');
+      const { out, warn } = await import('../output/terminal.js');
+      checkConfigMapFileName(opts.file, '--file');
+      await requireDir(opts.dir);
+      const resolved = await resolveBuild(settings);
+      resolved.warnings.forEach(warn);
+      const stream = boot.streamMetadata(resolved, {
+        generator: `osimage ${await packageVersion()}`,
+        ...(opts.stream !== undefined ? { stream: opts.stream } : {}),
+      });
+      const path = join(opts.dir, opts.file);
+      const text = boot.bootimagesUpdate(await readIfExists(path), stream);
+      if (text === undefined) {
+        out(`${path}: unchanged (build ${resolved.build}, ${resolved.arch})`);
+        return;
+      }
+      await writeFileAtomic(path, text);
+      out(`${path}: written (stream ${stream.stream}, build ${resolved.build}, ${resolved.arch})`);
+    });
+}
+
+export function command(): Command {
+  return new Command('payload')
+    .description("The OS image in the release payload's manifests: write, render, merge, check, bootimages.")
+    .addCommand(writeCommand())
+    .addCommand(renderCommand())
+    .addCommand(mergeCommand())
+    .addCommand(checkCommand())
+    .addCommand(bootimagesCommand());
+}
