@@ -1,0 +1,86 @@
+import { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { addSettingsOptions, examples, type SettingsOptionValues } from './options.js';
+
+interface PinOptions extends SettingsOptionValues {
+  write: string;
+  meta?: string;
+  latest?: boolean;
+  dryRun?: boolean;
+  check?: boolean;
+}
+
+const HELP = `
+Which build is pinned (without --check):
+  Each value comes from the first of: the flag (--build, --channel, --base-url), the environment
+  (RHCOS_BUILD_NAME, RHCOS_DEFAULT_CHANNEL, RHCOS_BASE_URL), the pin FILE already has, the default.
+  With no build from any of those, the newest build is pinned. So a plain \`pin\` re-pins what FILE
+  already pins (refreshing --meta and filling in missing variables) and never moves a pinned branch;
+  --latest ignores every build pin and takes the newest build of the (pinned) channel.
+  Branch cut: on the new branch run \`osimage pin --write hack/release.sh --meta data/rhcos.json --latest\`
+  (add --channel for the branch's stream) and commit both files.
+
+Editing FILE:
+  Assignments at the start of a line are edited in place in any of these forms, keeping the form,
+  the quoting and every other byte: VAR=v, export VAR=v, VAR="\${VAR:-v}", export VAR="\${VAR:-v}",
+  : "\${VAR:=v}". Absent variables are added in one "# BEGIN osimage pins" block after the shebang
+  and leading comments. A missing FILE is created (mode 0755). Values that cannot be written safely
+  in the assignment's form are refused. FILE and --meta are written atomically, together or not at all.
+
+--check:
+  Reads the pins from FILE only (the environment is ignored; --base-url may point at a mirror, and
+  --arch picks the architecture). Fails (exit 1) when FILE is missing, assigns a misspelt pin
+  variable, has no build pin, pins a build builds.json no longer lists (for the arch), or, with
+  --meta, when the snapshot no longer matches the build's meta.json (naming each changed field).
+`;
+
+export function command(): Command {
+  return addSettingsOptions(new Command('pin'))
+    .description('Pin an RHCOS build in a release script (and a metadata snapshot), or check the pins (--check).')
+    .requiredOption('--write <file>', 'the shell script holding the pins, e.g. hack/release.sh')
+    .option('--meta <file>', "also write (or with --check, verify) the build's metadata snapshot JSON")
+    .option('--latest', 'pin the newest build, ignoring any build pin (--build, RHCOS_BUILD_NAME, FILE)')
+    .option('--dry-run', 'print a unified diff of the changes on stdout and write nothing')
+    .option('--check', 'check the pins in FILE (and --meta) against the release browser; write nothing')
+    .addHelpText('after', HELP)
+    .addHelpText(
+      'after',
+      examples([
+        'osimage pin --write hack/release.sh --meta data/rhcos.json --channel rhcos-4.12 --latest   # branch cut',
+        'osimage pin --write hack/release.sh --build 412.86.202301250001-0 --dry-run',
+        'osimage pin --check --write hack/release.sh --meta data/rhcos.json                        # CI on a release branch',
+        'osimage pin --check --write hack/release.sh --base-url file:///srv/mirror/releases         # check against a mirror',
+      ]),
+    )
+    .action(async (opts: PinOptions) => {
+      const term = await import('../output/terminal.js');
+      const view = await import('../output/pin-view.js');
+      if (opts.check) {
+        if (opts.latest || opts.dryRun) throw new UsageError('--check cannot be combined with --latest or --dry-run');
+        if (opts.build !== undefined || opts.channel !== undefined) {
+          throw new UsageError('--check reads the build and channel from FILE; --build and --channel cannot be used with it');
+        }
+        const ignored = ['RHCOS_BUILD_NAME', 'RHCOS_DEFAULT_CHANNEL', 'RHCOS_BASE_URL'].filter((v) => process.env[v]);
+        if (ignored.length > 0) term.info(`note: --check reads the pins from ${opts.write}; ignoring ${ignored.join(', ')} from the environment`);
+        const { checkPins } = await import('../pin/check.js');
+        const report = await checkPins({ file: opts.write, meta: opts.meta, baseUrl: opts.baseUrl, arch: opts.arch });
+        report.warnings.forEach(term.warn);
+        term.out(view.checkSummary(report));
+        return;
+      }
+      if (opts.latest && opts.build !== undefined) throw new UsageError('--latest and --build contradict each other: pick one');
+      const { misspeltEnvWarnings } = await import('../rhcos/settings.js');
+      misspeltEnvWarnings(process.env).forEach(term.warn);
+      const { planPin, applyPlan } = await import('../pin/plan.js');
+      const plan = await planPin({ file: opts.write, meta: opts.meta, flags: opts, env: process.env, latest: opts.latest ?? false });
+      plan.notes.forEach((n) => term.info(`note: ${n}`));
+      plan.warnings.forEach(term.warn);
+      if (opts.dryRun) {
+        term.outRaw(view.planDiff(plan));
+        term.info(view.pinSummary(plan, undefined));
+        return;
+      }
+      const written = await applyPlan(plan);
+      term.out(view.pinSummary(plan, written));
+    });
+}

@@ -1,0 +1,63 @@
+import { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { addSettingsOptions, examples, type SettingsOptionValues } from './options.js';
+
+interface PromoteOptions extends SettingsOptionValues {
+  test: string;
+  write: string;
+  meta?: string;
+  commit?: boolean;
+}
+
+const HELP = `
+Promote takes the newest build of the channel (flag, else environment, else FILE's pin, else the
+default; likewise the base URL). When FILE already pins it, promote says so and exits 0 without
+testing. Otherwise it runs CMD through the shell with RHCOS_BUILD_NAME, RHCOS_DEFAULT_CHANNEL and
+RHCOS_BASE_URL set to the candidate; CMD's output (stdout and stderr) is streamed to stderr, so
+stdout carries only promote's answer. Only when CMD exits 0 are FILE (and --meta) written, together
+or not at all; otherwise promote exits 1 naming CMD's exit code and leaves every file untouched.
+
+--commit commits the changed files with git ("Promote RHCOS build NEW (was OLD)"); it refuses to
+start (before running CMD) when those files have uncommitted changes. FILE.lock (holding the pid)
+stops two promotions of the same FILE at once; a lock left by a dead process is reported with the
+command to remove it.
+`;
+
+export function command(): Command {
+  return addSettingsOptions(new Command('promote'))
+    .description('Test the newest RHCOS build with a command and pin it only when the test passes.')
+    .requiredOption('--test <cmd>', 'shell command that tests the candidate (sees RHCOS_* set to it); exit 0 = pass')
+    .option('--write <file>', 'the release script holding the pins', 'hack/release.sh')
+    .option('--meta <file>', "also write the build's metadata snapshot JSON")
+    .option('--commit', 'git commit the changed files (refuses when they have uncommitted changes)')
+    .addHelpText('after', HELP)
+    .addHelpText(
+      'after',
+      examples([
+        "osimage promote --test 'make e2e-aws' --meta data/rhcos.json --commit     # periodic job on master",
+        'osimage promote --test ./hack/smoke.sh --write hack/release.sh --channel rhcos-4.12',
+      ]),
+    )
+    .action(async (opts: PromoteOptions) => {
+      if (opts.build !== undefined) throw new UsageError('promote always tests the newest build; to pin a given build use: osimage pin --build NAME');
+      if (opts.test.trim() === '') throw new UsageError('--test: the command is empty');
+      const term = await import('../output/terminal.js');
+      const view = await import('../output/pin-view.js');
+      const { misspeltEnvWarnings } = await import('../rhcos/settings.js');
+      misspeltEnvWarnings(process.env).forEach(term.warn);
+      const { promote } = await import('../pin/promote.js');
+      const { shellTestRunner } = await import('../pin/test-runner.js');
+      const result = await promote({
+        file: opts.write,
+        meta: opts.meta,
+        flags: { baseUrl: opts.baseUrl, channel: opts.channel, arch: opts.arch },
+        env: process.env,
+        test: opts.test,
+        commit: opts.commit ?? false,
+        runTest: shellTestRunner({ stdout: process.stderr, stderr: process.stderr }),
+        onProgress: (m) => term.info(m),
+      });
+      result.warnings.forEach(term.warn);
+      term.out(view.promoteSummary(result, opts.meta));
+    });
+}

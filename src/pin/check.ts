@@ -1,0 +1,128 @@
+import { OsimageError } from '../errors.js';
+import { resolveBuild } from '../rhcos/resolve.js';
+import { DEFAULT_BASE_URL, DEFAULT_CHANNEL, normalizeBaseUrl, type PinVar } from '../rhcos/settings.js';
+import { buildDirUrl } from '../rhcos/urls.js';
+import { PinCheckError, PinScriptError } from './errors.js';
+import { layerSettings, readText } from './plan.js';
+import { misspeltPins, parseScript, readPins, type ScriptPins } from './script.js';
+import { describeChange, diffJson, snapshotOf, type Json } from './snapshot.js';
+
+export interface CheckRequest {
+  file: string;
+  meta?: string | undefined;
+  /** --base-url: fetch from a mirror instead of the pinned base URL (the snapshot's baseURI still uses the pin). */
+  baseUrl?: string | undefined;
+  arch?: string | undefined;
+}
+
+export interface CheckReport {
+  file: string;
+  build: string;
+  channel: string;
+  /** The pinned base URL. */
+  baseUrl: string;
+  /** Where builds.json and meta.json were read (the pin, or --base-url). */
+  fetchedFrom: string;
+  arch: string;
+  buildsUrl: string;
+  meta: string | undefined;
+  /** Pins the file leaves to the default (channel, base URL). */
+  defaulted: PinVar[];
+  warnings: string[];
+}
+
+/**
+ * Check the pins of a script as it is written, not as the environment would override them: the file
+ * assigns no misspelt variable, it pins a build, the build is still in builds.json (for the arch),
+ * and with `meta` the snapshot file still matches the build's meta.json. Throws PinCheckError.
+ */
+export async function checkPins(req: CheckRequest): Promise<CheckReport> {
+  const text = await readText(req.file);
+  if (text === undefined) throw new PinCheckError('no-file', `${req.file} does not exist`);
+  const parsed = parseScript(text);
+
+  const misspelt = misspeltPins(parsed);
+  if (misspelt.length > 0) {
+    const list = misspelt.map((m) => `${m.name} (line ${m.line}; did you mean ${m.suggestion}?)`).join(', ');
+    throw new PinCheckError('misspelt', `${req.file} assigns ${list}, which osimage does not read: the pin would be silently ignored`);
+  }
+  let pins: ScriptPins;
+  try {
+    pins = readPins(parsed, req.file);
+  } catch (err) {
+    if (err instanceof PinScriptError) throw new PinCheckError('unreadable', err.message, err);
+    throw err;
+  }
+  const build = pins.RHCOS_BUILD_NAME;
+  if (!build) throw new PinCheckError('no-pin', `${req.file} has no pin: it does not assign RHCOS_BUILD_NAME (the build would float to the newest)`);
+  if (build.value === '') {
+    throw new PinCheckError('no-pin', `${req.file} has no pin: RHCOS_BUILD_NAME is empty on line ${build.line} (the build would float to the newest)`);
+  }
+
+  const layered = layerSettings({ baseUrl: req.baseUrl, arch: req.arch }, {}, pins, req.file, { ignoreEnv: true });
+  const settings = layered.settings;
+  const pinnedBase = pins.RHCOS_BASE_URL ? normalizeBaseUrl(pins.RHCOS_BASE_URL.value, `${req.file}:${pins.RHCOS_BASE_URL.line}`) : DEFAULT_BASE_URL;
+  const defaulted: PinVar[] = [];
+  const warnings: string[] = [];
+  if (!pins.RHCOS_DEFAULT_CHANNEL?.value) {
+    defaulted.push('RHCOS_DEFAULT_CHANNEL');
+    warnings.push(`${req.file} does not pin RHCOS_DEFAULT_CHANNEL; checked against the default channel ${DEFAULT_CHANNEL}`);
+  }
+  if (!pins.RHCOS_BASE_URL?.value) {
+    defaulted.push('RHCOS_BASE_URL');
+    warnings.push(`${req.file} does not pin RHCOS_BASE_URL; checked against the default ${DEFAULT_BASE_URL}`);
+  }
+
+  const where = `${req.file}:${build.line} pins RHCOS_BUILD_NAME=${build.value}`;
+  let resolved;
+  try {
+    resolved = await resolveBuild(settings);
+  } catch (err) {
+    if (err instanceof OsimageError && !(err instanceof PinCheckError)) {
+      const reason = /^no build with name|has no \S+ in|no build for arch|legacy builds\.json/.test(err.message) ? 'build-gone' : undefined;
+      if (reason) throw new PinCheckError(reason, `${where}, but ${err.message}`, err);
+    }
+    throw err;
+  }
+  warnings.push(...resolved.warnings);
+
+  if (req.meta !== undefined) {
+    const snapText = await readText(req.meta);
+    if (snapText === undefined) {
+      throw new PinCheckError('meta-missing', `${req.meta} does not exist (write it with: osimage pin --write ${req.file} --meta ${req.meta})`);
+    }
+    let snap: Json;
+    try {
+      snap = JSON.parse(snapText) as Json;
+    } catch (err) {
+      throw new PinCheckError('meta-invalid', `${req.meta} is not valid JSON: ${(err as Error).message}`);
+    }
+    if (typeof snap !== 'object' || snap === null || Array.isArray(snap)) throw new PinCheckError('meta-invalid', `${req.meta} is not a JSON object`);
+    if (snap.buildid !== build.value) {
+      throw new PinCheckError(
+        'meta-changed',
+        `${req.meta} is the snapshot of build ${String(snap.buildid)}, but ${req.file}:${build.line} pins ${build.value} (re-run osimage pin --write ${req.file} --meta ${req.meta})`,
+      );
+    }
+    const pinnedDir = buildDirUrl(pinnedBase, resolved.channel, resolved.build, resolved.layout, resolved.arch);
+    const changes = diffJson(snap, snapshotOf(resolved.meta, pinnedDir));
+    if (changes.length > 0) {
+      throw new PinCheckError(
+        'meta-changed',
+        `${req.meta} no longer matches ${resolved.metaUrl}: ${changes.length} field${changes.length === 1 ? '' : 's'} changed: ${changes.map(describeChange).join('; ')}`,
+      );
+    }
+  }
+  return {
+    file: req.file,
+    build: resolved.build,
+    channel: resolved.channel,
+    baseUrl: pinnedBase,
+    fetchedFrom: resolved.baseUrl,
+    arch: resolved.arch,
+    buildsUrl: resolved.buildsUrl,
+    meta: req.meta,
+    defaulted,
+    warnings,
+  };
+}

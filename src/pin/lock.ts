@@ -1,0 +1,48 @@
+import { open, readFile, unlink } from 'node:fs/promises';
+import { OsimageError, describe } from '../errors.js';
+import { LockError } from './errors.js';
+
+/** The lock file that guards promotions of `file`. */
+export function lockPathFor(file: string): string {
+  return `${file}.lock`;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Take the lock of `file`: `<file>.lock`, created exclusively, holding our pid. A lock held by a live
+ * process, or left by a dead one, is an error naming the pid and how to remove it. Returns the release.
+ */
+export async function acquireLock(file: string): Promise<() => Promise<void>> {
+  const path = lockPathFor(file);
+  try {
+    const fh = await open(path, 'wx', 0o644);
+    try {
+      await fh.writeFile(`${process.pid}\n`);
+    } finally {
+      await fh.close();
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new OsimageError(`cannot create lock ${path}: ${describe(err)}`);
+    const content = await readFile(path, 'utf8').catch(() => '');
+    const pid = /^\s*(\d+)\s*$/.test(content) ? Number(content.trim()) : undefined;
+    if (pid === undefined) {
+      throw new LockError(path, undefined, false, `${path} exists but holds no pid; if no promotion of ${file} is running, remove it: rm ${path}`);
+    }
+    if (alive(pid)) throw new LockError(path, pid, false, `another promotion of ${file} is running (pid ${pid} holds ${path})`);
+    throw new LockError(path, pid, true, `stale lock ${path}: pid ${pid} is no longer running; if no promotion of ${file} is running, remove it: rm ${path}`);
+  }
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    await unlink(path).catch(() => undefined);
+  };
+}

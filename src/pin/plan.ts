@@ -1,0 +1,190 @@
+import { readFile } from 'node:fs/promises';
+import { OsimageError, describe } from '../errors.js';
+import { writeFilesAtomic, type AtomicWrite } from '../files/atomic.js';
+import { resolveBuild, type ResolvedBuild } from '../rhcos/resolve.js';
+import {
+  DEFAULT_ARCH,
+  DEFAULT_BASE_URL,
+  DEFAULT_CHANNEL,
+  normalizeBaseUrl,
+  validateArch,
+  validateBuildName,
+  validateChannel,
+  type PinVar,
+  type Settings,
+  type SettingsFlags,
+} from '../rhcos/settings.js';
+import { editPins, misspeltPins, newScript, parseScript, readPins, type PinValues, type ScriptPins } from './script.js';
+import { snapshotOf, stableJson } from './snapshot.js';
+
+/** Where a setting came from when pinning: flag > env > the file's current pin > default (or the newest build). */
+export type PinSource = 'flag' | 'env' | 'file' | 'default' | 'newest';
+
+export interface LayeredSettings {
+  settings: Settings;
+  from: { baseUrl: PinSource; channel: PinSource; build: PinSource };
+  /** Things worth saying: the environment overriding the file, --latest leaving a pin behind. */
+  notes: string[];
+}
+
+/** Read a text file; undefined when it does not exist. */
+export async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new OsimageError(`cannot read ${path}: ${describe(err)}`);
+  }
+}
+
+/**
+ * The settings `pin` and `promote` resolve with. Each of base URL and channel comes from the flag, else
+ * the environment, else the file's current pin, else the default. The build comes from --build, else
+ * RHCOS_BUILD_NAME, else the file's pin, else the newest build; with `latest` it is always the newest.
+ * With `ignoreEnv` (pin --check) the environment is not read at all.
+ */
+export function layerSettings(
+  flags: SettingsFlags,
+  env: NodeJS.ProcessEnv,
+  filePins: ScriptPins,
+  file: string,
+  opts: { latest?: boolean; ignoreEnv?: boolean } = {},
+): LayeredSettings {
+  const notes: string[] = [];
+  const fromEnv = (k: PinVar) => (opts.ignoreEnv || env[k] === undefined || env[k] === '' ? undefined : env[k]);
+  function pick(flag: string | undefined, name: PinVar, dflt: string, dfltSource: PinSource): [string, PinSource, string] {
+    const pinned = filePins[name];
+    if (flag !== undefined) return [flag, 'flag', flagName(name)];
+    const e = fromEnv(name);
+    if (e !== undefined) {
+      if (pinned && pinned.value !== e && pinned.value !== '') {
+        notes.push(`${name}=${e} from the environment is used instead of the pin ${pinned.value} in ${file}:${pinned.line}`);
+      }
+      return [e, 'env', name];
+    }
+    if (pinned && pinned.value !== '') return [pinned.value, 'file', `${file}:${pinned.line} (${name})`];
+    return [dflt, dfltSource, 'default'];
+  }
+  const [baseUrl, baseFrom, baseOrigin] = pick(flags.baseUrl, 'RHCOS_BASE_URL', DEFAULT_BASE_URL, 'default');
+  const [channel, chanFrom, chanOrigin] = pick(flags.channel, 'RHCOS_DEFAULT_CHANNEL', DEFAULT_CHANNEL, 'default');
+  let build: string;
+  let buildFrom: PinSource;
+  let buildOrigin: string;
+  if (opts.latest) {
+    [build, buildFrom, buildOrigin] = ['', 'newest', 'newest'];
+    const e = fromEnv('RHCOS_BUILD_NAME');
+    if (e !== undefined) notes.push(`--latest: ignoring RHCOS_BUILD_NAME=${e} from the environment`);
+  } else {
+    [build, buildFrom, buildOrigin] = pick(flags.build, 'RHCOS_BUILD_NAME', '', 'newest');
+  }
+  const arch = flags.arch ?? DEFAULT_ARCH;
+  const asSource = (s: PinSource) => (s === 'flag' || s === 'env' ? s : 'default');
+  return {
+    settings: {
+      baseUrl: normalizeBaseUrl(baseUrl, baseOrigin),
+      channel: validateChannel(channel, chanOrigin),
+      build: validateBuildName(build, buildOrigin),
+      arch: validateArch(arch),
+      sources: { baseUrl: asSource(baseFrom), channel: asSource(chanFrom), build: asSource(buildFrom), arch: flags.arch ? 'flag' : 'default' },
+    },
+    from: { baseUrl: baseFrom, channel: chanFrom, build: buildFrom },
+    notes,
+  };
+}
+
+function flagName(name: PinVar): string {
+  return name === 'RHCOS_BUILD_NAME' ? '--build' : name === 'RHCOS_DEFAULT_CHANNEL' ? '--channel' : '--base-url';
+}
+
+export interface FileChange {
+  path: string;
+  /** undefined: the file does not exist yet. */
+  before: string | undefined;
+  after: string;
+  changed: boolean;
+}
+
+export interface PinPlan {
+  file: string;
+  resolved: ResolvedBuild;
+  values: PinValues;
+  /** The pins the file had before. */
+  previous: ScriptPins;
+  from: LayeredSettings['from'];
+  script: FileChange & { edited: PinVar[]; added: PinVar[] };
+  meta: FileChange | undefined;
+  notes: string[];
+  /** Misspelt variables in the file, resolver warnings. */
+  warnings: string[];
+}
+
+export interface PinRequest {
+  file: string;
+  meta?: string | undefined;
+  flags: SettingsFlags;
+  env: NodeJS.ProcessEnv;
+  latest?: boolean;
+}
+
+/** The values the pins take for a resolved build. */
+export function pinValuesOf(r: Pick<ResolvedBuild, 'build' | 'channel' | 'baseUrl'>): PinValues {
+  return { RHCOS_BUILD_NAME: r.build, RHCOS_DEFAULT_CHANNEL: r.channel, RHCOS_BASE_URL: r.baseUrl };
+}
+
+/** The file's current pins, and warnings about misspelt variables in it. */
+export function pinsOfText(text: string | undefined, file: string): { pins: ScriptPins; warnings: string[] } {
+  if (text === undefined) return { pins: {}, warnings: [] };
+  const parsed = parseScript(text);
+  const warnings = misspeltPins(parsed).map(
+    (m) => `${file}:${m.line} assigns ${m.name}, which osimage does not read; did you mean ${m.suggestion}?`,
+  );
+  return { pins: readPins(parsed, file), warnings };
+}
+
+/** Compute the edits for a resolved build: the script (created when absent) and the metadata snapshot. */
+export async function planFor(file: string, metaFile: string | undefined, resolved: ResolvedBuild, before?: string): Promise<Pick<PinPlan, 'script' | 'meta' | 'values'>> {
+  const scriptBefore = before ?? (await readText(file));
+  const values = pinValuesOf(resolved);
+  let script: PinPlan['script'];
+  if (scriptBefore === undefined) {
+    script = { path: file, before: undefined, after: newScript(values, file), changed: true, edited: [], added: [] };
+  } else {
+    const e = editPins(scriptBefore, values, file);
+    script = { path: file, before: scriptBefore, after: e.text, changed: e.changed, edited: e.edited, added: e.added };
+  }
+  let meta: FileChange | undefined;
+  if (metaFile !== undefined) {
+    const metaBefore = await readText(metaFile);
+    const after = stableJson(snapshotOf(resolved.meta, resolved.buildDir));
+    meta = { path: metaFile, before: metaBefore, after, changed: metaBefore !== after };
+  }
+  return { script, meta, values };
+}
+
+/** Resolve the build the request means and compute the edits. Nothing is written. */
+export async function planPin(req: PinRequest): Promise<PinPlan> {
+  if (req.meta !== undefined && req.meta === req.file) throw new OsimageError(`--meta and --write name the same file: ${req.file}`);
+  const before = await readText(req.file);
+  const { pins, warnings } = pinsOfText(before, req.file);
+  const layered = layerSettings(req.flags, req.env, pins, req.file, { latest: req.latest ?? false });
+  const resolved = await resolveBuild(layered.settings);
+  const planned = await planFor(req.file, req.meta, resolved, before);
+  return {
+    file: req.file,
+    resolved,
+    previous: pins,
+    from: layered.from,
+    notes: layered.notes,
+    warnings: [...warnings, ...resolved.warnings],
+    ...planned,
+  };
+}
+
+/** Write the changed files all together or not at all; a new script gets mode 0755. Returns what was written. */
+export async function applyPlan(plan: Pick<PinPlan, 'script' | 'meta'>): Promise<string[]> {
+  const writes: AtomicWrite[] = [];
+  if (plan.script.changed) writes.push({ path: plan.script.path, data: plan.script.after, mode: 0o755 });
+  if (plan.meta?.changed) writes.push({ path: plan.meta.path, data: plan.meta.after, mode: 0o644 });
+  if (writes.length > 0) await writeFilesAtomic(writes);
+  return writes.map((w) => w.path);
+}

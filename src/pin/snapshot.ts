@@ -1,0 +1,69 @@
+import type { BuildMeta } from '../rhcos/meta.js';
+
+/**
+ * The pinned metadata snapshot: the subset of a build's meta.json a release ships, in the shape the
+ * installer's hack/update-rhcos-bootimage.py wrote to data/data/rhcos.json (amis as a region map,
+ * baseURI = the build directory), serialised with sorted keys and 4-space indent so a reviewer sees
+ * exactly what changed in one diff.
+ */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Copy a JSON value with every object's keys sorted. */
+export function sortKeys(v: unknown): Json {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (isObject(v)) {
+    const out: { [key: string]: Json } = {};
+    for (const k of Object.keys(v).sort()) if (v[k] !== undefined) out[k] = sortKeys(v[k]);
+    return out;
+  }
+  return v as Json;
+}
+
+/** Sorted keys (recursively), 4-space indent, trailing newline. */
+export function stableJson(v: unknown): string {
+  return `${JSON.stringify(sortKeys(v), null, 4)}\n`;
+}
+
+/** The snapshot of a build: buildid, baseURI, amis, images, oscontainer, ostree-commit, ostree-version (whichever it has). */
+export function snapshotOf(meta: BuildMeta, buildDir: string): { [key: string]: Json } {
+  const snap: Record<string, unknown> = { buildid: meta.buildid, baseURI: buildDir };
+  if (meta.raw.amis !== undefined && meta.raw.amis !== null) {
+    snap.amis = Object.fromEntries(Object.entries(meta.amis).map(([region, hvm]) => [region, { hvm }]));
+  }
+  for (const key of ['images', 'oscontainer', 'ostree-commit', 'ostree-version'] as const) {
+    const v = meta.raw[key];
+    if (v !== undefined && v !== null) snap[key] = v;
+  }
+  return sortKeys(snap) as { [key: string]: Json };
+}
+
+/** One field that differs between two snapshots; `undefined` means absent. */
+export interface FieldChange {
+  field: string;
+  old: Json | undefined;
+  new: Json | undefined;
+}
+
+function fieldPath(parent: string, key: string): string {
+  const k = /^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key);
+  return parent === '' ? k : `${parent}.${k}`;
+}
+
+/** Every leaf field (objects are descended into; arrays and scalars compared whole) that differs. */
+export function diffJson(oldV: Json | undefined, newV: Json | undefined, path = ''): FieldChange[] {
+  if (isObject(oldV) && isObject(newV)) {
+    const keys = [...new Set([...Object.keys(oldV), ...Object.keys(newV)])].sort();
+    return keys.flatMap((k) => diffJson(oldV[k], newV[k], fieldPath(path, k)));
+  }
+  if (JSON.stringify(oldV === undefined ? undefined : sortKeys(oldV)) === JSON.stringify(newV === undefined ? undefined : sortKeys(newV))) return [];
+  return [{ field: path === '' ? '(document)' : path, old: oldV, new: newV }];
+}
+
+/** `field: old → new`, with `(absent)` for a missing side. */
+export function describeChange(c: FieldChange): string {
+  const show = (v: Json | undefined) => (v === undefined ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v));
+  return `${c.field}: ${show(c.old)} → ${show(c.new)}`;
+}
