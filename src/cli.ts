@@ -11,6 +11,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command:
   builds: { summary: "list a channel's RHCOS builds, newest first", load: () => import('./commands/builds.js') },
   payload: { summary: 'write the OS image into payload manifests; render, merge and check MachineConfigs; coreos-bootimages', load: () => import('./commands/payload.js') },
   resolve: { summary: 'resolve an RHCOS build and print its images (AMIs, QEMU, OS container)', load: () => import('./commands/resolve.js') },
+  release: { summary: 'read release payload images: info, extract', load: () => import('./commands/release.js') },
   pin: { summary: 'pin an RHCOS build in a release script (and metadata snapshot); --check verifies pins', load: () => import('./commands/pin.js') },
   promote: { summary: 'test the newest RHCOS build with a command and pin it only if the test passes', load: () => import('./commands/promote.js') },
 };

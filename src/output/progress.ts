@@ -1,0 +1,41 @@
+/**
+ * A one-line progress bar for blob downloads on stderr. Only on a TTY; elsewhere it is a no-op, so logs and
+ * pipes never see carriage returns.
+ */
+export interface Progress {
+  /** Bytes so far of one blob (the transports' onProgress). */
+  update(digest: string, done: number, total: number): void;
+  /** Clear the line. */
+  done(): void;
+}
+
+const NOOP: Progress = { update: () => undefined, done: () => undefined };
+
+function mib(n: number): string {
+  return (n / 1024 / 1024).toFixed(1);
+}
+
+export function progressBar(stream: NodeJS.WriteStream = process.stderr, env: NodeJS.ProcessEnv = process.env): Progress {
+  if (!stream.isTTY || env.TERM === 'dumb') return NOOP;
+  let last = 0;
+  let shown = false;
+  return {
+    update(digest, done, total) {
+      const now = Date.now();
+      const finished = total > 0 && done >= total;
+      if (!finished && now - last < 100) return;
+      last = now;
+      const width = 30;
+      const frac = total > 0 ? Math.min(1, done / total) : 0;
+      const filled = Math.round(frac * width);
+      const short = digest.replace(/^sha256:/, '').slice(0, 12);
+      const size = total > 0 ? `${mib(done)}/${mib(total)} MiB` : `${mib(done)} MiB`;
+      stream.write(`\r\x1b[K${short} [${'='.repeat(filled)}${' '.repeat(width - filled)}] ${Math.round(frac * 100)}% ${size}`);
+      shown = true;
+    },
+    done() {
+      if (shown) stream.write('\r\x1b[K');
+      shown = false;
+    },
+  };
+}

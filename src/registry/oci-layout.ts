@@ -1,0 +1,211 @@
+/**
+ * The `oci:DIR[:TAG]` transport: an OCI image layout on disk (oci-layout, index.json, blobs/sha256/<hex>).
+ * The same reader serves `oci-archive:` through a different file store (see oci-archive.ts).
+ */
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { OsimageError, describe } from '../errors.js';
+import {
+  MEDIA_TYPES,
+  isIndex,
+  type Descriptor,
+  type FetchedManifest,
+  type ImageIndex,
+  type ImageManifest,
+  type ImageSource,
+  type SourceOptions,
+} from './types.js';
+import { isDigest, sha256Digest, verifyBytes, verifyingStream } from './verify.js';
+
+export const REF_NAME_ANNOTATION = 'org.opencontainers.image.ref.name';
+
+/** Largest index.json or manifest we read into memory. */
+const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+
+/** Files of a layout, wherever they live: a folder, or entries of a tar. Paths are layout-relative (`blobs/sha256/…`). */
+export interface LayoutFiles {
+  /** What to call the layout in messages (`oci:/path`, `oci-archive:/file.tar`). */
+  readonly label: string;
+  readFile(path: string, maxBytes: number): Promise<Buffer>;
+  /** A stream of the file; `size` is known when the store can tell it cheaply. */
+  open(path: string): Promise<{ stream: Readable; size: number }>;
+  close(): Promise<void>;
+}
+
+/** `oci:DIR[:TAG]` → { dir, tag } (the first colon separates, as containers/image does). */
+export function parseLayoutReference(ref: string, transport: 'oci' | 'oci-archive'): { path: string; tag: string | undefined } {
+  const rest = ref.slice(transport.length + 1);
+  // A digest selector (`DIR@sha256:…`) may follow the path.
+  const at = rest.search(/@sha256:[a-f0-9]{64}$/);
+  if (at > 0) return { path: rest.slice(0, at), tag: rest.slice(at + 1) };
+  const colon = rest.indexOf(':');
+  const path = colon >= 0 ? rest.slice(0, colon) : rest;
+  const tag = colon >= 0 ? rest.slice(colon + 1) : undefined;
+  if (path === '') throw new OsimageError(`invalid reference ${ref}: no path after ${transport}:`, { exitCode: 2 });
+  if (tag === '') throw new OsimageError(`invalid reference ${ref}: empty tag`, { exitCode: 2 });
+  return { path, tag };
+}
+
+function blobPath(digest: string): string {
+  if (!isDigest(digest)) throw new OsimageError(`unsupported or invalid digest ${digest}`);
+  return `blobs/sha256/${digest.slice('sha256:'.length)}`;
+}
+
+function parseManifestJson(bytes: Buffer, what: string): ImageManifest | ImageIndex {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    throw new OsimageError(`${what} is not valid JSON: ${describe(err)}`);
+  }
+  const m = parsed as Partial<ImageManifest & ImageIndex> | null;
+  if (!m || typeof m !== 'object') throw new OsimageError(`${what} is not a manifest`);
+  if (m.mediaType === MEDIA_TYPES.dockerSchema1 || m.mediaType === MEDIA_TYPES.dockerSchema1Signed || (m as { schemaVersion?: number }).schemaVersion === 1) {
+    throw new OsimageError(`${what} is a schema1 manifest, which is unsupported`);
+  }
+  if (!Array.isArray(m.manifests) && !(m.config && Array.isArray(m.layers))) throw new OsimageError(`${what} is neither an image manifest nor an index`);
+  return m as ImageManifest | ImageIndex;
+}
+
+function mediaTypeOf(parsed: ImageManifest | ImageIndex, desc?: Descriptor): string {
+  return parsed.mediaType ?? desc?.mediaType ?? (isIndex(parsed) ? MEDIA_TYPES.ociIndex : MEDIA_TYPES.ociManifest);
+}
+
+/** An ImageSource over layout files. */
+export class LayoutSource implements ImageSource {
+  readonly name: string;
+  private index: ImageIndex | undefined;
+  private indexBytes: Buffer | undefined;
+
+  constructor(
+    private readonly files: LayoutFiles,
+    private readonly tag: string | undefined,
+    private readonly opts: SourceOptions,
+  ) {
+    this.name = tag === undefined ? files.label : isDigest(tag) ? `${files.label}@${tag}` : `${files.label}:${tag}`;
+  }
+
+  pullspecFor(digest: string): string {
+    return `${this.files.label}@${digest}`;
+  }
+
+  private async readIndex(): Promise<ImageIndex> {
+    if (this.index) return this.index;
+    const bytes = await this.files.readFile('index.json', MAX_MANIFEST_BYTES);
+    const parsed = parseManifestJson(bytes, `${this.files.label}/index.json`);
+    if (!isIndex(parsed)) throw new OsimageError(`${this.files.label}/index.json is not an image index`);
+    this.indexBytes = bytes;
+    this.index = parsed;
+    return parsed;
+  }
+
+  private verifyOpts(what: string) {
+    return { what, ...(this.opts.skipVerification ? { skipVerification: true } : {}), ...(this.opts.onWarning ? { onWarning: this.opts.onWarning } : {}) };
+  }
+
+  async manifest(): Promise<FetchedManifest> {
+    const index = await this.readIndex();
+    const tag = this.tag;
+    if (tag !== undefined && isDigest(tag)) return this.manifestByDigest(tag);
+    if (tag !== undefined) {
+      const hits = index.manifests.filter((d) => d.annotations?.[REF_NAME_ANNOTATION] === tag);
+      if (hits.length === 0) {
+        const tags = index.manifests.map((d) => d.annotations?.[REF_NAME_ANNOTATION]).filter((t): t is string => !!t);
+        throw new OsimageError(`no image tagged "${tag}" in ${this.files.label}${tags.length ? ` (tags: ${[...new Set(tags)].sort().join(', ')})` : ' (it has no tags)'}`);
+      }
+      return this.fetchDescriptor(hits[0]!);
+    }
+    if (index.manifests.length === 1) return this.fetchDescriptor(index.manifests[0]!);
+    if (index.manifests.length === 0) throw new OsimageError(`${this.files.label} holds no images (index.json lists no manifests)`);
+    // index.json itself may be the multi-arch list: every entry has a platform and none is named.
+    if (index.manifests.every((d) => d.platform && !d.annotations?.[REF_NAME_ANNOTATION])) {
+      const bytes = this.indexBytes!;
+      return { digest: sha256Digest(bytes), mediaType: MEDIA_TYPES.ociIndex, bytes, parsed: index };
+    }
+    const tags = index.manifests.map((d) => d.annotations?.[REF_NAME_ANNOTATION] ?? d.digest);
+    throw new OsimageError(`${this.files.label} holds ${index.manifests.length} images; name one as ${this.files.label}:TAG (${tags.join(', ')})`);
+  }
+
+  async manifestByDigest(digest: string): Promise<FetchedManifest> {
+    const index = await this.readIndex();
+    const desc = index.manifests.find((d) => d.digest === digest);
+    return this.fetchDescriptor(desc ?? { mediaType: '', digest, size: -1 });
+  }
+
+  private async fetchDescriptor(desc: Descriptor): Promise<FetchedManifest> {
+    const what = `manifest ${this.files.label}@${desc.digest}`;
+    const bytes = await this.files.readFile(blobPath(desc.digest), MAX_MANIFEST_BYTES);
+    verifyBytes(bytes, desc.digest, this.verifyOpts(what));
+    const parsed = parseManifestJson(bytes, what);
+    return { digest: desc.digest, mediaType: mediaTypeOf(parsed, desc.mediaType ? desc : undefined), bytes, parsed };
+  }
+
+  async blob(desc: Descriptor): Promise<Readable> {
+    const { stream, size } = await this.files.open(blobPath(desc.digest));
+    if (size >= 0 && desc.size >= 0 && size !== desc.size && !this.opts.skipVerification) {
+      stream.destroy();
+      throw new OsimageError(`size mismatch for blob ${desc.digest} in ${this.files.label}: expected ${desc.size} bytes, the file has ${size}`);
+    }
+    const verify = verifyingStream({ digest: desc.digest, size: desc.size }, this.verifyOpts(`blob ${desc.digest} in ${this.files.label}`));
+    const onProgress = this.opts.onProgress;
+    if (onProgress) {
+      let done = 0;
+      stream.on('data', (c: Buffer) => onProgress(desc.digest, (done += c.length), desc.size));
+    }
+    stream.on('error', (err) => verify.destroy(err));
+    verify.on('close', () => stream.destroy());
+    return stream.pipe(verify);
+  }
+
+  close(): Promise<void> {
+    return this.files.close();
+  }
+}
+
+/** Files of a layout folder. */
+class DirectoryFiles implements LayoutFiles {
+  constructor(
+    readonly label: string,
+    private readonly dir: string,
+  ) {}
+
+  async readFile(path: string, maxBytes: number): Promise<Buffer> {
+    const full = join(this.dir, path);
+    try {
+      const st = await stat(full);
+      if (st.size > maxBytes) throw new OsimageError(`${this.label}/${path} is too large (${st.size} bytes)`);
+      return await readFile(full);
+    } catch (err) {
+      if (err instanceof OsimageError) throw err;
+      throw new OsimageError(`cannot read ${this.label}/${path}: ${describe(err)}`);
+    }
+  }
+
+  async open(path: string): Promise<{ stream: Readable; size: number }> {
+    const full = join(this.dir, path);
+    try {
+      const st = await stat(full);
+      return { stream: createReadStream(full), size: st.size };
+    } catch (err) {
+      throw new OsimageError(`cannot read ${this.label}/${path}: ${describe(err)}`);
+    }
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Open `oci:DIR[:TAG]` (also `oci:DIR@sha256:…`). */
+export async function openOciLayout(ref: string, opts: SourceOptions = {}): Promise<ImageSource> {
+  const { path, tag } = parseLayoutReference(ref, 'oci');
+  const label = `oci:${path}`;
+  try {
+    const st = await stat(path);
+    if (!st.isDirectory()) throw new OsimageError(`${label}: ${path} is not a directory`);
+  } catch (err) {
+    if (err instanceof OsimageError) throw err;
+    throw new OsimageError(`cannot open ${label}: ${describe(err)}`);
+  }
+  return new LayoutSource(new DirectoryFiles(label, path), tag, opts);
+}

@@ -1,0 +1,19 @@
+/**
+ * One door to every transport: `oci:DIR[:TAG]`, `oci-archive:FILE[:TAG]`, else a registry reference.
+ * Each transport's module is imported only when it is used.
+ */
+import type { ImageSource, SourceOptions } from './types.js';
+
+interface RemoteModule {
+  openRemote(ref: string, opts: SourceOptions): Promise<ImageSource>;
+}
+
+/** Where the registry transport lives; a variable so this module does not depend on it at compile time. */
+const REMOTE_MODULE = './remote.js';
+
+export async function openImage(ref: string, opts: SourceOptions = {}): Promise<ImageSource> {
+  if (ref.startsWith('oci:')) return (await import('./oci-layout.js')).openOciLayout(ref, opts);
+  if (ref.startsWith('oci-archive:')) return (await import('./oci-archive.js')).openOciArchive(ref, opts);
+  const remote = (await import(REMOTE_MODULE)) as RemoteModule;
+  return remote.openRemote(ref, opts);
+}

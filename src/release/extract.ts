@@ -1,0 +1,108 @@
+/**
+ * `release extract`: one file's raw bytes, or every file of release-manifests/ written under a folder.
+ * Paths that would land outside the folder (absolute names, `..`, symlinks pointing out) are refused before
+ * anything is written; each file is written atomically.
+ */
+import { lstat, mkdir, realpath, rename, symlink, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { dirname, join, posix, relative, resolve, sep, isAbsolute } from 'node:path';
+import { OsimageError, describe } from '../errors.js';
+import { writeFileAtomic } from '../files/atomic.js';
+import { resolveImage, type ResolvedImage } from '../registry/platform.js';
+import type { Descriptor, ImageConfig, ImageSource } from '../registry/types.js';
+import { RELEASE_FOLDER, readConfig } from './info.js';
+import { findFile, walkLayers, type LayerFile, type UnsafeEntry } from './layers.js';
+
+export interface ExtractOptions {
+  filterByOs?: string;
+  onLayer?: (layer: number, desc: Descriptor) => void;
+}
+
+/** The bytes of release-manifests/NAME (highest layer's copy, whiteouts honoured), or undefined. */
+export async function extractFile(source: ImageSource, name: string, opts: ExtractOptions = {}): Promise<{ file: LayerFile | undefined; image: ResolvedImage }> {
+  const image = await resolveImage(source, opts.filterByOs);
+  const file = await findFile(source, image.manifest.parsed, RELEASE_FOLDER, name, opts.onLayer ? { onLayer: opts.onLayer } : {});
+  return { file: file?.type === 'file' ? file : undefined, image };
+}
+
+export interface ExtractedTree {
+  digest: string;
+  listDigest?: string;
+  config: ImageConfig;
+  files: string[];
+}
+
+function escapes(rel: string): boolean {
+  return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+}
+
+/** Write every file of release-manifests/ under `dir` (created if missing). */
+export async function extractTree(source: ImageSource, dir: string, opts: ExtractOptions = {}): Promise<ExtractedTree> {
+  const image = await resolveImage(source, opts.filterByOs);
+  const manifest = image.manifest.parsed;
+  const config = JSON.parse((await readConfig(source, manifest.config)).toString('utf8')) as ImageConfig;
+  const files: LayerFile[] = [];
+  const unsafe: UnsafeEntry[] = [];
+  await walkLayers(source, manifest, {
+    folder: RELEASE_FOLDER,
+    ...(opts.onLayer ? { onLayer: opts.onLayer } : {}),
+    onUnsafe: (u) => unsafe.push(u),
+    onFile: (f) => {
+      files.push(f);
+    },
+  });
+  const root = resolve(dir);
+  const refuse = (name: string, why: string) =>
+    new OsimageError(`refusing to extract ${name} from ${source.name}: ${why} (it would be written outside ${dir})`);
+  if (unsafe.length > 0) throw refuse(unsafe[0]!.name, unsafe[0]!.reason);
+  for (const f of files) {
+    const target = resolve(root, ...f.path.split('/'));
+    if (escapes(relative(root, target))) throw refuse(`${RELEASE_FOLDER}/${f.path}`, 'the path escapes the folder');
+    if (f.type === 'symlink') {
+      const link = f.linkname ?? '';
+      if (link.startsWith('/')) throw refuse(`${RELEASE_FOLDER}/${f.path}`, `it is a symlink to the absolute path ${link}`);
+      const pointsTo = posix.normalize(posix.join(posix.dirname(f.path), link));
+      if (pointsTo === '..' || pointsTo.startsWith('../')) throw refuse(`${RELEASE_FOLDER}/${f.path}`, `it is a symlink to ${link}, outside release-manifests/`);
+    }
+  }
+
+  try {
+    await mkdir(root, { recursive: true });
+  } catch (err) {
+    throw new OsimageError(`cannot create ${dir}: ${describe(err)}`);
+  }
+  const realRoot = await realpath(root);
+  const ordered = [...files.filter((f) => f.type === 'file'), ...files.filter((f) => f.type === 'symlink')];
+  for (const f of ordered) {
+    const target = join(root, ...f.path.split('/'));
+    const parent = dirname(target);
+    try {
+      await mkdir(parent, { recursive: true });
+    } catch (err) {
+      throw new OsimageError(`cannot create ${parent}: ${describe(err)}`);
+    }
+    // A folder already in `dir` may be a symlink that leads elsewhere: check where the parent really is.
+    const realParent = await realpath(parent);
+    if (escapes(relative(realRoot, realParent))) throw refuse(`${RELEASE_FOLDER}/${f.path}`, `${parent} resolves to ${realParent}`);
+    const existing = await lstat(target).catch(() => undefined);
+    if (existing?.isSymbolicLink()) await unlink(target);
+    if (f.type === 'file') {
+      await writeFileAtomic(target, f.data);
+    } else {
+      const tmp = join(parent, `.${posix.basename(f.path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+      try {
+        await symlink(f.linkname ?? '', tmp);
+        await rename(tmp, target);
+      } catch (err) {
+        await unlink(tmp).catch(() => undefined);
+        throw new OsimageError(`cannot write ${target}: ${describe(err)}`);
+      }
+    }
+  }
+  return {
+    digest: image.manifest.digest,
+    ...(image.list ? { listDigest: image.list.digest } : {}),
+    config,
+    files: ordered.map((f) => f.path),
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * The release info model: what `release info` shows, read from a release image's `release-manifests/`
+ * across all its layers (top down, whiteouts honoured), stopping as soon as the question asked is answered.
+ */
+import { posix } from 'node:path';
+import { OsimageError } from '../errors.js';
+import { resolveImage } from '../registry/platform.js';
+import type { Descriptor, ImageConfig, ImageSource } from '../registry/types.js';
+import { walkLayers, type UnsafeEntry } from './layers.js';
+import {
+  componentVersions,
+  parseImageReferences,
+  parseReleaseMetadata,
+  type CincinnatiMetadata,
+  type ComponentVersion,
+  type ImageStream,
+} from './references.js';
+
+export const RELEASE_FOLDER = 'release-manifests';
+export const IMAGE_REFERENCES = 'image-references';
+export const RELEASE_METADATA = 'release-metadata';
+
+export interface ReleaseInfo {
+  /** The image as the user typed it. */
+  image: string;
+  /** The image manifest's digest (the chosen entry's, for a list). */
+  digest: string;
+  /** The manifest list's digest, when the reference named a list. */
+  listDigest?: string;
+  config: ImageConfig;
+  /** `linux/amd64`, or `multi (linux/arm64)` for a list. */
+  platform: string;
+  /** `<repository>@<digest>` (the list digest for a list). */
+  pullFrom: string;
+  references: ImageStream;
+  metadata?: CincinnatiMetadata;
+  /** The raw bytes of image-references and release-metadata, as stored. */
+  raw: { imageReferences: Buffer; releaseMetadata?: Buffer };
+  /** Manifest files (`*.yaml`, `*.yml`, `*.json`), sorted. Empty when only image-references was asked for. */
+  manifests: string[];
+  /** Other files under release-manifests/, sorted. */
+  metadataFiles: string[];
+  componentVersions: Map<string, ComponentVersion>;
+  warnings: string[];
+  /** Whether the whole folder was read (false when the query stopped at image-references). */
+  complete: boolean;
+  /** Layer indexes read, top first, and the number of layers. */
+  layersRead: number[];
+  layerCount: number;
+}
+
+export interface LoadOptions {
+  filterByOs?: string;
+  /** Only image-references is needed (--image-for, -o name|pullspec|digest): stop as soon as it is settled. */
+  referencesOnly?: boolean;
+  onLayer?: (layer: number, desc: Descriptor) => void;
+  onUnsafe?: (entry: UnsafeEntry) => void;
+}
+
+const MANIFEST_EXT = new Set(['.yaml', '.yml', '.json']);
+
+/** `name` is the reference as typed; `source` has been opened from it. */
+export async function loadReleaseInfo(image: string, source: ImageSource, opts: LoadOptions = {}): Promise<ReleaseInfo> {
+  const resolved = await resolveImage(source, opts.filterByOs);
+  const manifest = resolved.manifest.parsed;
+  const configBytes = await readConfig(source, manifest.config);
+  let config: ImageConfig;
+  try {
+    config = JSON.parse(configBytes.toString('utf8')) as ImageConfig;
+  } catch {
+    throw new OsimageError(`the image configuration of ${source.name} is not valid JSON`);
+  }
+
+  let rawRefs: Buffer | undefined;
+  let rawMeta: Buffer | undefined;
+  const manifests: string[] = [];
+  const metadataFiles: string[] = [];
+  const walk = await walkLayers(source, manifest, {
+    folder: RELEASE_FOLDER,
+    ...(opts.referencesOnly ? { only: [IMAGE_REFERENCES] } : {}),
+    ...(opts.onLayer ? { onLayer: opts.onLayer } : {}),
+    ...(opts.onUnsafe ? { onUnsafe: opts.onUnsafe } : {}),
+    onFile: (f) => {
+      if (f.type !== 'file') return;
+      if (f.path === IMAGE_REFERENCES) rawRefs = f.data;
+      else if (f.path === RELEASE_METADATA) rawMeta = f.data;
+      else if (MANIFEST_EXT.has(posix.extname(f.path))) manifests.push(f.path);
+      else metadataFiles.push(f.path);
+    },
+  });
+
+  const errors: string[] = [];
+  let references: ImageStream | undefined;
+  let metadata: CincinnatiMetadata | undefined;
+  if (rawRefs) {
+    try {
+      references = parseImageReferences(rawRefs);
+    } catch (err) {
+      errors.push((err as Error).message);
+    }
+  }
+  if (rawMeta && !opts.referencesOnly) {
+    try {
+      metadata = parseReleaseMetadata(rawMeta);
+    } catch (err) {
+      errors.push((err as Error).message);
+    }
+  }
+  if (errors.length === 1) throw new OsimageError(`release image could not be read: ${errors[0]}`);
+  if (errors.length > 1) throw new OsimageError(`release image could not be read: ${errors.map((e) => `* ${e}`).join(' ')}`);
+  if (!references || !rawRefs) throw new OsimageError('release image did not contain an image-references file');
+
+  references.spec.tags = [...(references.spec.tags ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const cv = componentVersions(references);
+  const os = config.os || 'unknown';
+  const arch = config.architecture || 'unknown';
+  const listDigest = resolved.list?.digest;
+  return {
+    image,
+    digest: resolved.manifest.digest,
+    ...(listDigest ? { listDigest } : {}),
+    config,
+    platform: listDigest ? `multi (${os}/${arch})` : `${os}/${arch}`,
+    pullFrom: source.pullspecFor(listDigest ?? resolved.manifest.digest),
+    references,
+    ...(metadata ? { metadata } : {}),
+    raw: { imageReferences: rawRefs, ...(rawMeta ? { releaseMetadata: rawMeta } : {}) },
+    manifests: manifests.sort(),
+    metadataFiles: metadataFiles.sort(),
+    componentVersions: cv.versions,
+    warnings: cv.warnings.sort(),
+    complete: !opts.referencesOnly,
+    layersRead: walk.layersRead,
+    layerCount: manifest.layers.length,
+  };
+}
+
+const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
+
+/** The config blob's bytes, verified by the transport's blob stream. */
+export async function readConfig(source: ImageSource, desc: Descriptor): Promise<Buffer> {
+  if (desc.size > MAX_CONFIG_BYTES) throw new OsimageError(`the image configuration of ${source.name} is too large (${desc.size} bytes)`);
+  const stream = await source.blob(desc);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of stream) {
+    chunks.push(c as Buffer);
+    size += (c as Buffer).length;
+    if (size > MAX_CONFIG_BYTES) {
+      stream.destroy();
+      throw new OsimageError(`the image configuration of ${source.name} is too large`);
+    }
+  }
+  return Buffer.concat(chunks);
+}
+
+/** `Created:` as oc prints it: UTC, RFC 3339, whole seconds; Go's zero time when absent. */
+export function createdString(created: string | undefined): string {
+  if (!created) return '0001-01-01T00:00:00Z';
+  const d = new Date(created.replace(/(\.\d{3})\d+/, '$1'));
+  if (Number.isNaN(d.getTime())) return created;
+  return `${d.toISOString().slice(0, 19)}Z`;
+}

@@ -1,0 +1,419 @@
+/**
+ * Reading files out of an image's layers, top layer first, the way a container runtime would see them:
+ * a higher layer's copy wins, `.wh.<name>` deletes <name> from the layers below, `.wh..wh..opq` hides
+ * everything below its directory. Each layer is streamed: bytes → digest check → gunzip when the bytes
+ * start with the gzip magic (the media type is not trusted) → tar entries. Only entries under the folder
+ * asked for are buffered; a walk stops as soon as the answer cannot change, and a layer cut short is still
+ * read to its end (without decompressing) so that what was used has been verified.
+ */
+import { posix } from 'node:path';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { extract as tarExtract, type Header } from 'tar-stream';
+import { OsimageError, describe } from '../errors.js';
+import type { Descriptor, ImageManifest, ImageSource } from '../registry/types.js';
+
+const WHITEOUT = '.wh.';
+const OPAQUE = '.wh..wh..opq';
+
+/** Largest single file under the folder we buffer (release manifests are small). */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+export interface LayerFile {
+  /** Path relative to the folder walked (`image-references`, `0000_50_x.yaml`, `sub/dir/f`). */
+  path: string;
+  type: 'file' | 'symlink';
+  /** The file's bytes (empty for a symlink). */
+  data: Buffer;
+  /** Symlink target, as stored. */
+  linkname?: string;
+  mode: number;
+  /** Index of the layer in the manifest (0 = bottom). */
+  layer: number;
+}
+
+/** An entry under the folder that could not be taken at face value: absolute, with `..`, or a hard link out of reach. */
+export interface UnsafeEntry {
+  name: string;
+  reason: string;
+  layer: number;
+}
+
+export interface WalkOptions {
+  /** The folder to read, e.g. `release-manifests` (no leading or trailing slash). */
+  folder: string;
+  /**
+   * Called for each visible file, highest copy only. Return 'stop' when the answer is complete:
+   * no further entries or layers are read.
+   */
+  onFile?: (file: LayerFile) => 'stop' | void;
+  /** Called for suspicious entries under the folder; they are never passed to onFile. */
+  onUnsafe?: (entry: UnsafeEntry) => void;
+  /**
+   * The paths (relative to folder) the caller needs. When given, the walk stops once every one of them is
+   * settled: found in some layer, or deleted by a whiteout above any lower copy.
+   */
+  only?: string[];
+  /** Told before each layer's blob is requested (tests count reads; commands show progress). */
+  onLayer?: (layer: number, desc: Descriptor) => void;
+}
+
+export interface WalkResult {
+  /** Layer indexes read, top first. */
+  layersRead: number[];
+  /** Why the walk ended: all layers read, the caller stopped, the query was settled, or the folder was hidden below. */
+  ended: 'bottom' | 'stopped' | 'settled' | 'hidden';
+  /** Paths (relative to folder) deleted by whiteouts in the layers read, which lower layers could not bring back. */
+  deleted: Set<string>;
+}
+
+/** `./a/b`, `/a/b/` → `a/b`; absolute or `..` names are flagged. */
+function normalizeName(raw: string): { name: string; unsafe?: string } {
+  let n = raw.replace(/^(\.\/)+/, '');
+  const absolute = n.startsWith('/');
+  n = n.replace(/^\/+/, '').replace(/\/+$/, '');
+  if (n.split('/').includes('..')) return { name: posix.normalize(n), unsafe: 'the path contains ..' };
+  n = posix.normalize(n);
+  if (n === '.') n = '';
+  if (absolute) return { name: n, unsafe: 'the path is absolute' };
+  return { name: n };
+}
+
+function ancestors(path: string): string[] {
+  const out: string[] = [];
+  let i = path.lastIndexOf('/');
+  while (i > 0) {
+    out.push(path.slice(0, i));
+    i = path.lastIndexOf('/', i - 1);
+  }
+  return out;
+}
+
+/** Whiteout and visibility bookkeeping across layers, in full paths. */
+class Overlay {
+  /** Paths settled by a higher layer (a file or symlink there wins). */
+  readonly seen = new Set<string>();
+  /** Paths deleted by a higher layer's whiteout, or replaced there by a non-directory. */
+  readonly deleted = new Set<string>();
+  /** Directories made opaque by a higher layer. */
+  readonly opaque = new Set<string>();
+
+  /** Is a lower layer's copy of `path` hidden by what higher layers did? */
+  hidden(path: string): boolean {
+    if (this.seen.has(path) || this.deleted.has(path) || this.opaque.has('')) return true;
+    return ancestors(path).some((a) => this.deleted.has(a) || this.opaque.has(a) || this.seen.has(a));
+  }
+
+  /** Is the whole folder hidden from lower layers (opaque, deleted, or an ancestor so)? */
+  folderHidden(folder: string): boolean {
+    if (this.deleted.has(folder) || this.opaque.has(folder) || this.seen.has(folder) || this.opaque.has('')) return true;
+    return ancestors(folder).some((a) => this.deleted.has(a) || this.opaque.has(a) || this.seen.has(a));
+  }
+}
+
+/** Wait for at least `n` bytes (or the end) and put them back: the stream is unchanged for the reader. */
+async function peek(stream: Readable, n: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let have = 0;
+  await new Promise<void>((resolve, reject) => {
+    const cleanup = () => {
+      stream.off('readable', onReadable);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+    };
+    const onReadable = () => {
+      let c: Buffer | null;
+      while (have < n && (c = stream.read() as Buffer | null) !== null) {
+        chunks.push(c);
+        have += c.length;
+      }
+      if (have >= n) {
+        cleanup();
+        resolve();
+      }
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve();
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    stream.on('readable', onReadable);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+    onReadable();
+  });
+  const head = Buffer.concat(chunks);
+  if (head.length > 0) stream.unshift(head);
+  return head;
+}
+
+type Decoder = 'gzip' | 'tar';
+
+function sniff(head: Buffer, what: string): Decoder {
+  if (head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
+  if (head.length >= 4 && head.readUInt32BE(0) === 0x28b52ffd) throw new OsimageError(`${what} is zstd-compressed, which is not supported yet`);
+  if (head[0] === 0x42 && head[1] === 0x5a && head[2] === 0x68) throw new OsimageError(`${what} is bzip2-compressed, which is not supported`);
+  if (head.length >= 6 && head.subarray(0, 6).equals(Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]))) {
+    throw new OsimageError(`${what} is xz-compressed, which is not supported`);
+  }
+  return 'tar';
+}
+
+export type EntryAction = 'stop' | void;
+
+/**
+ * Stream one layer's tar entries to `onEntry` (header, then the entry's bytes if `wants` says so).
+ * Resolves once the layer has been read to its end (so it has been verified), also when onEntry stops early:
+ * then the rest of the compressed bytes are drained through the digest check without being decompressed.
+ */
+export async function readLayer(
+  source: ImageSource,
+  desc: Descriptor,
+  handlers: {
+    wants: (header: Header) => boolean;
+    onEntry: (header: Header, data: Buffer | undefined) => EntryAction;
+  },
+): Promise<{ stopped: boolean }> {
+  const what = `layer ${desc.digest} of ${source.name}`;
+  const raw = await source.blob(desc);
+  let rawEnded = false;
+  raw.once('end', () => (rawEnded = true));
+  let head: Buffer;
+  try {
+    head = await peek(raw, 6);
+  } catch (err) {
+    raw.destroy();
+    throw err instanceof OsimageError ? err : new OsimageError(`cannot read ${what}: ${describe(err)}`);
+  }
+  let kind: Decoder;
+  try {
+    kind = sniff(head, what);
+  } catch (err) {
+    raw.destroy();
+    throw err;
+  }
+  const gunzip = kind === 'gzip' ? createGunzip() : undefined;
+  const ex = tarExtract();
+
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    let stopping = false;
+    let exFinished = false;
+    const fail = (err: unknown, prefix: string) => {
+      if (settled) return;
+      settled = true;
+      raw.destroy();
+      gunzip?.destroy();
+      ex.destroy();
+      reject(err instanceof OsimageError ? err : new OsimageError(`${prefix} ${what}: ${describe(err)}`));
+    };
+    const maybeDone = () => {
+      if (settled) return;
+      if (rawEnded && (stopping || exFinished)) {
+        settled = true;
+        resolve({ stopped: stopping });
+      }
+    };
+    raw.on('error', (err) => fail(err, 'cannot read'));
+    raw.on('end', () => setImmediate(maybeDone));
+    gunzip?.on('error', (err) => {
+      if (!stopping) fail(err, 'cannot decompress');
+    });
+    ex.on('error', (err: Error) => {
+      if (!stopping) fail(err, 'cannot read the tar of');
+    });
+    ex.on('finish', () => {
+      exFinished = true;
+      maybeDone();
+    });
+
+    const stopEarly = () => {
+      stopping = true;
+      if (gunzip) {
+        raw.unpipe(gunzip);
+        gunzip.unpipe(ex);
+        gunzip.destroy();
+      } else {
+        raw.unpipe(ex);
+      }
+      ex.destroy();
+      // Keep the remaining compressed bytes flowing through the digest check.
+      raw.resume();
+      maybeDone();
+    };
+
+    ex.on('entry', (header, stream, next) => {
+      if (stopping || settled) return;
+      const take = handlers.wants(header);
+      if (!take) {
+        stream.on('end', () => next());
+        stream.resume();
+        const action = handlers.onEntry(header, undefined);
+        if (action === 'stop') stopEarly();
+        return;
+      }
+      if (header.size > MAX_FILE_BYTES) {
+        fail(new OsimageError(`${what}: ${header.name} is too large to read (${header.size} bytes)`), '');
+        return;
+      }
+      const chunks: Buffer[] = [];
+      stream.on('data', (c) => chunks.push(c as Buffer));
+      stream.on('end', () => {
+        if (stopping || settled) return;
+        let action: EntryAction;
+        try {
+          action = handlers.onEntry(header, Buffer.concat(chunks));
+        } catch (err) {
+          fail(err, 'cannot read');
+          return;
+        }
+        if (action === 'stop') stopEarly();
+        else next();
+      });
+    });
+
+    if (gunzip) raw.pipe(gunzip).pipe(ex as unknown as NodeJS.WritableStream);
+    else raw.pipe(ex as unknown as NodeJS.WritableStream);
+  });
+}
+
+/**
+ * Walk the layers top down for files under `opts.folder`, honouring whiteouts: each visible file is given
+ * to onFile once (its highest copy). This is regclient's "first layer, top down, that has this path" with
+ * a callback, generalised to a folder.
+ */
+export async function walkLayers(source: ImageSource, manifest: ImageManifest, opts: WalkOptions): Promise<WalkResult> {
+  const folder = opts.folder.replace(/^\/+|\/+$/g, '');
+  const prefix = `${folder}/`;
+  const overlay = new Overlay();
+  const wanted = opts.only ? new Set(opts.only.map((p) => `${prefix}${p}`)) : undefined;
+  const layersRead: number[] = [];
+  const deleted = new Set<string>();
+
+  const settled = (): boolean => !!wanted && [...wanted].every((p) => overlay.hidden(p));
+
+  for (let i = manifest.layers.length - 1; i >= 0; i--) {
+    const desc = manifest.layers[i]!;
+    opts.onLayer?.(i, desc);
+    layersRead.push(i);
+    // Whiteouts and opaque markers take effect for lower layers only, after this layer is read.
+    const layerDeleted = new Set<string>();
+    const layerOpaque = new Set<string>();
+    const layerSeen = new Set<string>();
+    const layerFiles = new Map<string, Buffer>();
+    let stopped: 'stopped' | 'settled' | undefined;
+
+    const inScope = (name: string) => name === folder || name.startsWith(prefix);
+    // Names outside the folder matter only as whiteouts of the folder or an ancestor.
+    const relevantWhiteout = (target: string) => inScope(target) || prefix.startsWith(`${target}/`) || target === '';
+
+    await readLayer(source, desc, {
+      wants: (h) => {
+        if (h.type !== 'file' && h.type !== 'contiguous-file') return false;
+        const { name, unsafe } = normalizeName(h.name);
+        return !unsafe && name.startsWith(prefix) && !posix.basename(name).startsWith(WHITEOUT);
+      },
+      onEntry: (h, data) => {
+        const { name, unsafe } = normalizeName(h.name);
+        const base = posix.basename(name);
+        const dir = posix.dirname(name) === '.' ? '' : posix.dirname(name);
+        if (unsafe) {
+          if (inScope(name) || h.name.replace(/^(\.\/|\/)+/, '').startsWith(prefix)) opts.onUnsafe?.({ name: h.name, reason: unsafe, layer: i });
+          return;
+        }
+        if (base === OPAQUE) {
+          if (relevantWhiteout(dir)) layerOpaque.add(dir);
+          return;
+        }
+        if (base.startsWith(WHITEOUT)) {
+          if (base.startsWith(`${WHITEOUT}${WHITEOUT}`)) return; // other aufs metadata
+          const target = dir ? `${dir}/${base.slice(WHITEOUT.length)}` : base.slice(WHITEOUT.length);
+          if (relevantWhiteout(target)) layerDeleted.add(target);
+          return;
+        }
+        if (!inScope(name)) return;
+        if (name === folder) {
+          // A non-directory where the folder should be replaces it for the layers below.
+          if (h.type !== 'directory') layerDeleted.add(folder);
+          return;
+        }
+        if (h.type === 'directory') return;
+        if (overlay.hidden(name) || layerSeen.has(name)) return;
+        let file: LayerFile | undefined;
+        const rel = name.slice(prefix.length);
+        if (h.type === 'file' || h.type === 'contiguous-file') {
+          const bytes = data ?? Buffer.alloc(0);
+          layerFiles.set(name, bytes);
+          file = { path: rel, type: 'file', data: bytes, mode: h.mode & 0o7777, layer: i };
+        } else if (h.type === 'symlink') {
+          file = { path: rel, type: 'symlink', data: Buffer.alloc(0), linkname: h.linkname, mode: h.mode & 0o7777, layer: i };
+        } else if (h.type === 'link') {
+          // A hard link to an earlier entry of this layer.
+          const target = normalizeName(h.linkname);
+          const bytes = target.unsafe ? undefined : layerFiles.get(target.name);
+          if (!bytes) {
+            opts.onUnsafe?.({ name: h.name, reason: `hard link to ${h.linkname}, which is not a file of this layer under ${folder}/`, layer: i });
+            return;
+          }
+          layerFiles.set(name, bytes);
+          file = { path: rel, type: 'file', data: bytes, mode: h.mode & 0o7777, layer: i };
+        } else {
+          layerSeen.add(name); // a device or fifo still shadows lower copies
+          return;
+        }
+        layerSeen.add(name);
+        if (opts.onFile?.(file) === 'stop') {
+          stopped = 'stopped';
+          return 'stop';
+        }
+        if (wanted?.has(name) && [...wanted].every((p) => layerSeen.has(p) || overlay.hidden(p))) {
+          stopped = 'settled';
+          return 'stop';
+        }
+      },
+    });
+    for (const p of layerSeen) overlay.seen.add(p);
+    for (const p of layerDeleted) {
+      if (!layerSeen.has(p)) {
+        overlay.deleted.add(p);
+        if (p.startsWith(prefix)) deleted.add(p.slice(prefix.length));
+      }
+    }
+    for (const d of layerOpaque) overlay.opaque.add(d);
+    if (stopped) return { layersRead, ended: stopped, deleted };
+    if (settled()) return { layersRead, ended: 'settled', deleted };
+    if (overlay.folderHidden(folder)) return { layersRead, ended: 'hidden', deleted };
+  }
+  return { layersRead, ended: 'bottom', deleted };
+}
+
+/**
+ * The first layer, top down, that has `folder/path`, honouring whiteouts: its bytes, or undefined when no
+ * layer has it or a whiteout above deleted it.
+ */
+export async function findFile(
+  source: ImageSource,
+  manifest: ImageManifest,
+  folder: string,
+  path: string,
+  extra: Pick<WalkOptions, 'onLayer'> = {},
+): Promise<LayerFile | undefined> {
+  const rel = normalizeName(path);
+  if (rel.unsafe || rel.name === '') return undefined;
+  let found: LayerFile | undefined;
+  await walkLayers(source, manifest, {
+    ...extra,
+    folder,
+    only: [rel.name],
+    onFile: (f) => {
+      if (f.path === rel.name) {
+        found = f;
+        return 'stop';
+      }
+    },
+  });
+  return found;
+}

@@ -1,0 +1,170 @@
+/**
+ * The two metadata files of a release payload: `image-references` (an ImageStream naming every component
+ * image) and `release-metadata` (Cincinnati metadata: version, previous, next, metadata).
+ */
+import semver from 'semver';
+import { parse as parseYaml } from 'yaml';
+import { describe } from '../errors.js';
+
+export interface TagReference {
+  name: string;
+  annotations?: Record<string, string> | null;
+  from?: { kind?: string; name?: string; namespace?: string } | null;
+  [k: string]: unknown;
+}
+
+export interface ImageStream {
+  kind: 'ImageStream';
+  apiVersion: 'image.openshift.io/v1';
+  metadata: { name?: string; creationTimestamp?: string | null; annotations?: Record<string, string> | null; [k: string]: unknown };
+  spec: { lookupPolicy?: { local?: boolean }; tags?: TagReference[] | null; [k: string]: unknown };
+  status?: unknown;
+  [k: string]: unknown;
+}
+
+export interface CincinnatiMetadata {
+  kind?: string;
+  version: string;
+  previous?: string[] | null;
+  next?: string[] | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+export const ANNOTATION_VERSIONS = 'io.openshift.build.versions';
+export const ANNOTATION_DISPLAY_NAMES = 'io.openshift.build.version-display-names';
+export const ANNOTATION_SOURCE_LOCATION = 'io.openshift.build.source-location';
+export const ANNOTATION_COMMIT = 'io.openshift.build.commit.id';
+
+/** Parse image-references as info does: YAML or JSON, and it must be an image.openshift.io/v1 ImageStream. */
+export function parseImageReferences(bytes: Buffer): ImageStream {
+  let doc: unknown;
+  try {
+    doc = parseYaml(bytes.toString('utf8'));
+  } catch (err) {
+    throw new Error(`unable to read release image-references: ${describe(err)}`);
+  }
+  const is = doc as Partial<ImageStream> | null;
+  if (!is || typeof is !== 'object' || is.kind !== 'ImageStream' || is.apiVersion !== 'image.openshift.io/v1') {
+    throw new Error('unrecognized image-references in release payload');
+  }
+  const tags = is.spec?.tags;
+  if (tags != null && !Array.isArray(tags)) throw new Error('unrecognized image-references in release payload');
+  return { ...is, metadata: is.metadata ?? {}, spec: { ...(is.spec ?? {}), tags: tags ?? [] } } as ImageStream;
+}
+
+export function parseReleaseMetadata(bytes: Buffer): CincinnatiMetadata {
+  let m: unknown;
+  try {
+    m = JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    throw new Error(`invalid release metadata: ${describe(err)}`);
+  }
+  if (!m || typeof m !== 'object' || Array.isArray(m)) throw new Error('invalid release metadata: not a JSON object');
+  const md = m as Record<string, unknown>;
+  if (md.version !== undefined && typeof md.version !== 'string') throw new Error('invalid release metadata: version is not a string');
+  for (const k of ['previous', 'next'] as const) {
+    if (md[k] != null && !(Array.isArray(md[k]) && (md[k] as unknown[]).every((v) => typeof v === 'string'))) {
+      throw new Error(`invalid release metadata: ${k} is not a list of strings`);
+    }
+  }
+  if (md.metadata != null && (typeof md.metadata !== 'object' || Array.isArray(md.metadata))) throw new Error('invalid release metadata: metadata is not an object');
+  return { ...(md as unknown as CincinnatiMetadata), version: (md.version as string | undefined) ?? '' };
+}
+
+/** The pullspec of a tag, if it points at a DockerImage with a name. */
+export function dockerImage(tag: TagReference): string | undefined {
+  return tag.from && tag.from.kind === 'DockerImage' && tag.from.name ? tag.from.name : undefined;
+}
+
+/** `repo@sha256:…` → `sha256:…`; undefined for a tag reference. */
+export function digestOf(pullspec: string): string | undefined {
+  const at = pullspec.lastIndexOf('@');
+  if (at < 0) return undefined;
+  const d = pullspec.slice(at + 1);
+  return /^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]{32,}$/.test(d) ? d : undefined;
+}
+
+/** The pullspec `--image-for TAG` prints: a DockerImage tag with a name. */
+export function imageFor(is: ImageStream, tag: string): string | undefined {
+  for (const t of is.spec.tags ?? []) if (t.name === tag && dockerImage(t)) return dockerImage(t);
+  return undefined;
+}
+
+export interface ComponentVersion {
+  version: string;
+  displayName: string;
+}
+
+const VERSION_KEY = /^[a-z0-9]+[-a-z0-9]*[a-z0-9]+$/;
+const DISPLAY_NAME = /^[a-zA-Z0-9\-:\s()]+$/;
+
+/** `kubernetes=1.26.1,machine-os=413.92…` (+ display names) → map; build metadata is dropped from versions. */
+export function parseComponentVersions(label: string, displayNames = ''): Map<string, ComponentVersion> {
+  const out = new Map<string, ComponentVersion>();
+  if (label.trim() === '') return out;
+  const names = new Map<string, string>();
+  if (displayNames.trim() !== '') {
+    for (const raw of displayNames.split(',')) {
+      const pair = raw.trim();
+      const eq = pair.indexOf('=');
+      if (eq < 0) throw new Error(`the display name pair "${pair}" must be NAME=DISPLAYNAME`);
+      const [k, v] = [pair.slice(0, eq), pair.slice(eq + 1)];
+      if (!VERSION_KEY.test(k)) throw new Error(`the version name "${k}" must only be ASCII alphanumerics and internal hyphens`);
+      if (!DISPLAY_NAME.test(v)) throw new Error(`the display name "${v}" must only be alphanumerics, spaces, and symbols in [():-]`);
+      names.set(k, v);
+    }
+  }
+  for (const raw of label.trim().split(',')) {
+    const pair = raw.trim();
+    const eq = pair.indexOf('=');
+    if (eq < 0) throw new Error(`the version pair "${pair}" must be NAME=VERSION`);
+    const [k, v] = [pair.slice(0, eq), pair.slice(eq + 1)];
+    if (!VERSION_KEY.test(k)) throw new Error(`the version name "${k}" must only be ASCII alphanumerics and internal hyphens`);
+    const parsed = semver.parse(v);
+    if (!parsed) throw new Error(`the version pair "${pair}" must have a valid semantic version`);
+    out.set(k, { version: parsed.version, displayName: names.get(k) ?? '' });
+  }
+  return out;
+}
+
+/**
+ * Component versions across the tags' annotations. kubectl counts only from the `cli` and `cli-artifacts`
+ * images. Several versions of one component give a warning and the lowest (as a string) is kept.
+ */
+export function componentVersions(is: ImageStream): { versions: Map<string, ComponentVersion>; warnings: string[] } {
+  const warnings: string[] = [];
+  const versions = new Map<string, Set<string>>();
+  const displays = new Map<string, Set<string>>();
+  for (const tag of is.spec.tags ?? []) {
+    const label = tag.annotations?.[ANNOTATION_VERSIONS];
+    if (label === undefined) continue;
+    let all: Map<string, ComponentVersion>;
+    try {
+      all = parseComponentVersions(label, tag.annotations?.[ANNOTATION_DISPLAY_NAMES] ?? '');
+    } catch (err) {
+      warnings.push(`the referenced image ${tag.name} had an invalid version annotation: ${(err as Error).message}`);
+      continue;
+    }
+    for (const [k, v] of all) {
+      if (k === 'kubectl' && tag.name !== 'cli' && tag.name !== 'cli-artifacts') continue;
+      (versions.get(k) ?? versions.set(k, new Set()).get(k)!).add(v.version);
+      (displays.get(k) ?? displays.set(k, new Set()).get(k)!).add(v.displayName);
+    }
+  }
+  const out = new Map<string, ComponentVersion>();
+  const multiples: string[] = [];
+  for (const k of [...versions.keys()].sort()) {
+    const vs = [...versions.get(k)!].sort();
+    const ds = [...displays.get(k)!].sort();
+    if (vs.length > 1 || ds.length > 1) multiples.push(k);
+    out.set(k, { version: vs[0]!, displayName: ds.find((d) => d !== '') ?? '' });
+  }
+  if (multiples.length > 0) warnings.push(`multiple versions or display names reported for the following component(s): ${multiples.join(',  ')}`);
+  return { versions: out, warnings };
+}
+
+/** Versions sorted as semver when every one parses, else as given. */
+export function sortSemver(versions: string[]): string[] {
+  if (!versions.every((v) => semver.valid(v))) return [...versions];
+  return [...versions].sort(semver.compare).map((v) => semver.parse(v)!.version);
+}
