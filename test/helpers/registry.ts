@@ -1,0 +1,357 @@
+/**
+ * The real distribution registry (Debian package docker-registry, /usr/bin/docker-registry) on
+ * 127.0.0.1 for tests, with a temporary config and data folder, in three modes:
+ *
+ * - `open`: no auth;
+ * - `htpasswd`: Basic auth with a bcrypt htpasswd file (made with `htpasswd -B`, apache2-utils);
+ * - `token`: Bearer tokens from a token server this helper runs: ES256 JWTs signed with a key whose
+ *   self-signed certificate is the registry's rootcertbundle, sent in the `x5c` header (what 2.8 checks:
+ *   issuer, audience = service, exp/nbf, and a chain to the bundle).
+ *
+ * The registry's own log goes to a file; `logs()` returns it so a failing test can print it.
+ * hack/ensure-registry.sh installs the binaries (npm test runs it first).
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createPrivateKey, createSign, randomBytes, type KeyObject } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach } from 'vitest';
+
+const run = promisify(execFile);
+
+export const REGISTRY_BIN = process.env.OSIMAGE_TEST_REGISTRY_BIN ?? '/usr/bin/docker-registry';
+
+export type RegistryMode = 'open' | 'htpasswd' | 'token';
+
+export interface TokenRequestLog {
+  method: string;
+  /** Requested scopes (GET: repeated `scope=`; POST: the space-joined form field). */
+  scopes: string[];
+  service: string | undefined;
+  /** Who asked: a user (Basic), `refresh:<user>` (identity token), or undefined (anonymous). */
+  account: string | undefined;
+  grantType: string | undefined;
+  authorization: string | undefined;
+  status: number;
+}
+
+export interface TokenServer {
+  url: string;
+  realm: string;
+  service: string;
+  requests: TokenRequestLog[];
+  /** Identity (refresh) tokens the server accepts, mapped to the user. */
+  refreshTokens: Map<string, string>;
+  /** expires_in sent with each token. */
+  expiresIn: number;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  mode?: RegistryMode;
+  /** Users for htpasswd and token modes (default: {alice: 'wonderland'}). */
+  users?: Record<string, string>;
+  /** Token mode: may anonymous clients pull? (default true; pushes always need a user) */
+  anonymousPull?: boolean;
+}
+
+export interface TestRegistry {
+  mode: RegistryMode;
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  /** `127.0.0.1:PORT`, as in image references. */
+  host: string;
+  users: Record<string, string>;
+  dir: string;
+  token?: TokenServer;
+  /** The registry's log so far. */
+  logs(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1 (the registry needs an explicit address). */
+export async function freePort(): Promise<number> {
+  const srv = createNetServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+const b64url = (b: Buffer | string) => Buffer.from(b).toString('base64url');
+
+/** A self-signed P-256 certificate and key for signing tokens. */
+async function makeSigningCert(dir: string): Promise<{ key: KeyObject; certDer: Buffer; certPath: string }> {
+  const keyPath = join(dir, 'token.key');
+  const certPath = join(dir, 'token.crt');
+  await run('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+    '-keyout', keyPath, '-out', certPath, '-days', '2', '-subj', '/CN=osimage-test-token-signer',
+  ]);
+  const pem = await readFile(certPath, 'utf8');
+  const body = pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+  return { key: createPrivateKey(await readFile(keyPath)), certDer: Buffer.from(body, 'base64'), certPath };
+}
+
+function signJwt(key: KeyObject, certDer: Buffer, claims: Record<string, unknown>): string {
+  const header = { typ: 'JWT', alg: 'ES256', x5c: [certDer.toString('base64')] };
+  const input = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(claims))}`;
+  const sig = createSign('SHA256').update(input).sign({ key, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${b64url(sig)}`;
+}
+
+function parseBasic(h: string | undefined): { user: string; pass: string } | undefined {
+  if (!h || !/^basic /i.test(h)) return undefined;
+  const dec = Buffer.from(h.slice(6).trim(), 'base64').toString('utf8');
+  const i = dec.indexOf(':');
+  return i < 0 ? undefined : { user: dec.slice(0, i), pass: dec.slice(i + 1) };
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `repository:ns/repo:pull,push` → access claim entries, limited to what the caller may do. */
+function grant(scopes: string[], canPush: boolean, canPull: boolean): Array<{ type: string; name: string; actions: string[] }> {
+  const out: Array<{ type: string; name: string; actions: string[] }> = [];
+  for (const s of scopes) {
+    const m = /^([^:]+):(.+):([^:]+)$/.exec(s);
+    if (!m) continue;
+    const actions = m[3]!.split(',').filter((a) => (a === 'pull' && canPull) || ((a === 'push' || a === '*') && canPush));
+    if (actions.length) out.push({ type: m[1]!, name: m[2]!, actions });
+  }
+  return out;
+}
+
+async function startTokenServer(dir: string, users: Record<string, string>, anonymousPull: boolean): Promise<TokenServer & { certPath: string; issuer: string }> {
+  const { key, certDer, certPath } = await makeSigningCert(dir);
+  const issuer = 'osimage-test-issuer';
+  const service = 'osimage-test-registry';
+  const requests: TokenRequestLog[] = [];
+  const refreshTokens = new Map<string, string>();
+  const state = { expiresIn: 300 };
+  const server: Server = createServer(async (req, res) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    const entry: TokenRequestLog = {
+      method: req.method ?? 'GET',
+      scopes: [],
+      service: undefined,
+      account: undefined,
+      grantType: undefined,
+      authorization: req.headers.authorization,
+      status: 200,
+    };
+    requests.push(entry);
+    const reply = (status: number, body: unknown) => {
+      entry.status = status;
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    if (u.pathname !== '/token') return reply(404, { errors: [{ code: 'NOT_FOUND' }] });
+    let user: string | undefined;
+    if (req.method === 'POST') {
+      const form = new URLSearchParams(await readBody(req));
+      entry.grantType = form.get('grant_type') ?? undefined;
+      entry.service = form.get('service') ?? undefined;
+      entry.scopes = (form.get('scope') ?? '').split(' ').filter(Boolean);
+      if (entry.grantType === 'refresh_token') {
+        user = refreshTokens.get(form.get('refresh_token') ?? '');
+        if (!user) return reply(401, { error: 'invalid_grant' });
+        entry.account = `refresh:${user}`;
+      } else if (entry.grantType === 'password') {
+        const name = form.get('username') ?? '';
+        if (users[name] === undefined || users[name] !== form.get('password')) return reply(401, { error: 'invalid_grant' });
+        user = name;
+        entry.account = user;
+      } else {
+        return reply(400, { error: 'unsupported_grant_type' });
+      }
+    } else {
+      entry.service = u.searchParams.get('service') ?? undefined;
+      entry.scopes = u.searchParams.getAll('scope').flatMap((s) => s.split(' ')).filter(Boolean);
+      const basic = parseBasic(req.headers.authorization);
+      if (req.headers.authorization) {
+        if (!basic || users[basic.user] === undefined || users[basic.user] !== basic.pass) return reply(401, { errors: [{ code: 'UNAUTHORIZED', message: 'bad credentials' }] });
+        user = basic.user;
+        entry.account = user;
+      }
+    }
+    if (entry.service !== service) return reply(400, { error: `unknown service ${entry.service}` });
+    const now = Math.floor(Date.now() / 1000);
+    const access = grant(entry.scopes, user !== undefined, user !== undefined || anonymousPull);
+    const token = signJwt(key, certDer, {
+      iss: issuer,
+      sub: user ?? '',
+      aud: service,
+      exp: now + state.expiresIn,
+      nbf: now - 10,
+      iat: now,
+      jti: randomBytes(8).toString('hex'),
+      access,
+    });
+    const body: Record<string, unknown> = { token, access_token: token, expires_in: state.expiresIn, issued_at: new Date(now * 1000).toISOString() };
+    if (req.method === 'POST' && entry.grantType === 'refresh_token') body.refresh_token = u.searchParams.get('refresh_token') ?? undefined;
+    reply(200, body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    realm: `${url}/token`,
+    service,
+    issuer,
+    certPath,
+    requests,
+    refreshTokens,
+    get expiresIn() {
+      return state.expiresIn;
+    },
+    set expiresIn(v: number) {
+      state.expiresIn = v;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+function configYaml(opts: { port: number; dataDir: string; auth: string }): string {
+  return [
+    'version: 0.1',
+    'log:',
+    '  level: info',
+    '  formatter: text',
+    'storage:',
+    '  filesystem:',
+    `    rootdirectory: ${JSON.stringify(opts.dataDir)}`,
+    '  delete:',
+    '    enabled: true',
+    '  maintenance:',
+    '    uploadpurging:',
+    '      enabled: false',
+    'http:',
+    `  addr: 127.0.0.1:${opts.port}`,
+    `  secret: ${randomBytes(16).toString('hex')}`,
+    opts.auth,
+    '',
+  ].join('\n');
+}
+
+async function waitReady(url: string, child: ChildProcess, logFile: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  let exited: number | null = null;
+  child.once('exit', (code) => {
+    exited = code ?? -1;
+  });
+  while (Date.now() < deadline) {
+    if (exited !== null) throw new Error(`docker-registry exited (${exited}) during startup:\n${await readFile(logFile, 'utf8').catch(() => '')}`);
+    try {
+      const res = await fetch(`${url}/v2/`);
+      await res.arrayBuffer();
+      if (res.status === 200 || res.status === 401) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`docker-registry did not answer on ${url} within 20 s:\n${await readFile(logFile, 'utf8').catch(() => '')}`);
+}
+
+/** Start a registry; stop it in afterAll. */
+export async function startRegistry(opts: StartOptions = {}): Promise<TestRegistry> {
+  const mode = opts.mode ?? 'open';
+  const users = opts.users ?? { alice: 'wonderland' };
+  const dir = await mkdtemp(join(tmpdir(), 'osimage-registry-'));
+  const dataDir = join(dir, 'data');
+  const logFile = join(dir, 'registry.log');
+  let token: (TokenServer & { certPath: string; issuer: string }) | undefined;
+  let auth = '';
+  if (mode === 'htpasswd') {
+    const lines: string[] = [];
+    for (const [u, p] of Object.entries(users)) {
+      const { stdout } = await run('htpasswd', ['-nbB', '-C', '4', u, p]);
+      lines.push(stdout.trim());
+    }
+    const path = join(dir, 'htpasswd');
+    await writeFile(path, `${lines.join('\n')}\n`);
+    auth = ['auth:', '  htpasswd:', '    realm: osimage-test', `    path: ${JSON.stringify(path)}`].join('\n');
+  } else if (mode === 'token') {
+    token = await startTokenServer(dir, users, opts.anonymousPull ?? true);
+    auth = [
+      'auth:',
+      '  token:',
+      `    realm: ${token.realm}`,
+      `    service: ${token.service}`,
+      `    issuer: ${token.issuer}`,
+      `    rootcertbundle: ${JSON.stringify(token.certPath)}`,
+    ].join('\n');
+  }
+
+  let lastErr: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    const configPath = join(dir, 'config.yml');
+    await writeFile(configPath, configYaml({ port, dataDir, auth }));
+    const { openSync, closeSync } = await import('node:fs');
+    const fd = openSync(logFile, 'a');
+    const child = spawn(REGISTRY_BIN, ['serve', configPath], { stdio: ['ignore', fd, fd] });
+    closeSync(fd);
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      await waitReady(url, child, logFile);
+    } catch (err) {
+      lastErr = err;
+      child.kill('SIGKILL');
+      if (/address already in use/.test(String(err))) continue;
+      await token?.close();
+      throw err;
+    }
+    const stop = async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise<void>((r) => child.once('exit', () => r()));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      await token?.close();
+      await rm(dir, { recursive: true, force: true });
+    };
+    return {
+      mode,
+      url,
+      host: `127.0.0.1:${port}`,
+      users,
+      dir,
+      ...(token ? { token } : {}),
+      logs: () => readFile(logFile, 'utf8').catch(() => ''),
+      stop,
+    };
+  }
+  await token?.close();
+  throw lastErr;
+}
+
+/** An auth file (containers auth.json format) for the given host and user. */
+export function authFileFor(host: string, user: string, password: string): string {
+  return JSON.stringify({ auths: { [host]: { auth: Buffer.from(`${user}:${password}`).toString('base64') } } });
+}
+
+/** Print the registry's log after a failed test (it goes to a file, not the test output). */
+export function printLogsOnFailure(get: () => TestRegistry | undefined): void {
+  afterEach(async (ctx) => {
+    const reg = get();
+    if (reg && ctx.task.result?.state === 'fail') {
+      const log = await reg.logs();
+      process.stderr.write(`--- docker-registry log (${reg.mode}, ${reg.url}), last 60 lines ---\n${log.split('\n').slice(-60).join('\n')}\n`);
+    }
+  });
+}
