@@ -51,6 +51,12 @@ export function parseChallenges(value: string | string[] | undefined): Challenge
     }
     throw fail(s, 'unterminated quoted string');
   };
+  /** An unquoted value: a token, leniently up to the next comma or space (realms are often bare URLs). */
+  const readBare = (): string => {
+    const start = i;
+    while (i < s.length && s[i] !== ',' && s[i] !== ' ' && s[i] !== '\t' && s[i] !== '"') i++;
+    return s.slice(start, i);
+  };
   /** At a parameter (`name=`)? Looks ahead without consuming. */
   const atParam = (): boolean => {
     const save = i;
@@ -84,7 +90,7 @@ export function parseChallenges(value: string | string[] | undefined): Challenge
       if (s[i] !== '=') throw fail(s, `expected "=" after ${name}`);
       i++;
       skipSpace();
-      const val = s[i] === '"' ? readQuoted() : readToken();
+      const val = s[i] === '"' ? readQuoted() : readBare();
       challenge.params[name] = val;
       skipSpace();
       if (i >= s.length) break;

@@ -9,7 +9,7 @@ import { statusText, type Response } from '../http/request.js';
 import { TransientError, defaultRetryPolicy, isTransientNetworkError, type RetryPolicy } from '../http/retry.js';
 import { findCredential, type CredentialLookup } from './auth.js';
 import { parseReference, type ImageReference } from './reference.js';
-import { readCapped } from './token.js';
+import { discard, readCapped } from './token.js';
 import { RegistryError, RegistryTransport } from './transport.js';
 import { MEDIA_TYPES, type Descriptor, type FetchedManifest, type ImageIndex, type ImageManifest, type ImageSource, type SourceOptions } from './types.js';
 import { sha256Digest, verifyBytes, verifyingStream } from './verify.js';
@@ -125,18 +125,15 @@ export class RemoteImageSource implements ImageSource {
         if (err instanceof TransientError && n < this.policy.retries) continue;
         throw err;
       }
-      const contentType = mediaTypeOf(res.headers['content-type']);
-      const { mediaType, parsed } = parseManifest(bytes, contentType, what);
+      // Verify the exact bytes first: a tampered manifest is a digest error, whatever it parses to.
       const verify = { skipVerification: this.opts.skipVerification, onWarning: this.opts.onWarning, what };
-      const computed = sha256Digest(bytes);
-      if (expected) {
-        verifyBytes(bytes, expected, verify);
-        return { digest: expected, mediaType, bytes, parsed };
-      }
       const header = res.headers['docker-content-digest'];
       const claimed = Array.isArray(header) ? header[0] : header;
-      if (claimed && claimed.startsWith('sha256:')) verifyBytes(bytes, claimed, verify);
-      return { digest: computed, mediaType, bytes, parsed };
+      if (expected) verifyBytes(bytes, expected, verify);
+      else if (claimed && claimed.startsWith('sha256:')) verifyBytes(bytes, claimed, verify);
+      const contentType = mediaTypeOf(res.headers['content-type']);
+      const { mediaType, parsed } = parseManifest(bytes, contentType, what);
+      return { digest: expected ?? sha256Digest(bytes), mediaType, bytes, parsed };
     }
   }
 
@@ -169,13 +166,13 @@ export class RemoteImageSource implements ImageSource {
     const length = Number(res.headers['content-length']);
     if (offset === 0) {
       if (res.status !== 200) {
-        res.body.destroy();
+        discard(res.body);
         throw new FetchError(`${what}: unexpected ${statusText(res.status)} from ${res.url}`, res.url, res.status);
       }
       if (Number.isFinite(length) && res.headers['content-length'] !== undefined && desc.size >= 0 && length !== desc.size) {
         const msg = `${what}: ${res.url} sent Content-Length ${length} but the descriptor says ${desc.size} bytes`;
         if (!this.opts.skipVerification) {
-          res.body.destroy();
+          discard(res.body);
           throw new FetchError(msg, res.url, res.status);
         }
         this.opts.onWarning?.(`${msg} (continuing: --skip-verification)`);
@@ -183,14 +180,14 @@ export class RemoteImageSource implements ImageSource {
       return res;
     }
     if (res.status !== 206) {
-      res.body.destroy();
+      discard(res.body);
       throw new FetchError(`${what}: cannot resume at byte ${offset}: ${res.url} answered ${statusText(res.status)} to a Range request`, res.url, res.status);
     }
     const range = String(res.headers['content-range'] ?? '');
     const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(range);
     const end = desc.size >= 0 ? desc.size - 1 : undefined;
     if (!m || Number(m[1]) !== offset || (end !== undefined && Number(m[2]) !== end)) {
-      res.body.destroy();
+      discard(res.body);
       throw new FetchError(`${what}: cannot resume at byte ${offset}: ${res.url} sent Content-Range "${range}"`, res.url, res.status);
     }
     return res;
@@ -231,7 +228,7 @@ export class RemoteImageSource implements ImageSource {
           throw new FetchError(`${what}: the connection dropped at byte ${offset} of ${desc.size}, ${resumes} resumes tried: ${describe(failure ?? 'early end')}`, current.url, current.status, failure);
         }
         resumes++;
-        current.body.destroy();
+        discard(current.body);
         // From the registry URL again: a redirect's presigned URL may have expired.
         current = await self.openBlob(desc, offset);
       }
@@ -240,7 +237,7 @@ export class RemoteImageSource implements ImageSource {
     source.on('error', (err) => verifier.destroy(err));
     verifier.on('close', () => {
       if (!source.destroyed) source.destroy();
-      if (!current.body.destroyed) current.body.destroy();
+      if (!current.body.destroyed) discard(current.body);
     });
     source.pipe(verifier);
     return verifier;

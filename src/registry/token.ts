@@ -36,6 +36,12 @@ interface CachedToken {
   expiresAt: number;
 }
 
+/** Stop reading a body we do not want; undici reports the abort as an error nobody needs to see. */
+export function discard(body: { on(event: 'error', fn: (err: unknown) => void): unknown; destroy(): unknown; destroyed?: boolean }): void {
+  body.on('error', () => undefined);
+  if (!body.destroyed) body.destroy();
+}
+
 export function basicHeader(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
 }
@@ -44,7 +50,7 @@ export function basicHeader(username: string, password: string): string {
 export async function readCapped(res: { body: Dispatcher.ResponseData['body']; headers: Record<string, string | string[] | undefined> }, url: string, max: number, what: string): Promise<Buffer> {
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > max) {
-    res.body.destroy();
+    discard(res.body);
     throw new OsimageError(`${what} from ${url} is ${declared} bytes, more than the ${max} allowed`);
   }
   const chunks: Buffer[] = [];
@@ -53,7 +59,7 @@ export async function readCapped(res: { body: Dispatcher.ResponseData['body']; h
     for await (const chunk of res.body) {
       total += (chunk as Buffer).length;
       if (total > max) {
-        res.body.destroy();
+        discard(res.body);
         throw new OsimageError(`${what} from ${url} is larger than the ${max} bytes allowed`);
       }
       chunks.push(chunk as Buffer);

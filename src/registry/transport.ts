@@ -11,7 +11,7 @@ import { send, statusText, type Response, type SendOptions } from '../http/reque
 import { TransientError, defaultRetryPolicy, isRetryableStatus, parseRetryAfter, withRetries, type RetryPolicy } from '../http/retry.js';
 import type { Credential } from './auth.js';
 import { parseChallenges, pickChallenge, type Challenge } from './challenge.js';
-import { TokenCache, basicHeader, readCapped, type BearerChallenge } from './token.js';
+import { TokenCache, basicHeader, discard, readCapped, type BearerChallenge } from './token.js';
 
 export const MAX_REDIRECTS = 10;
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -315,7 +315,7 @@ export class RegistryTransport {
         const body = await readCapped(res, res.url, MAX_ERROR_BODY_BYTES, 'error response');
         ({ codes, text: detail } = describeRegistryErrors(body));
       } catch {
-        res.body.destroy();
+        discard(res.body);
       }
     } else {
       await res.body.dump().catch(() => undefined);

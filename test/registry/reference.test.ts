@@ -1,0 +1,81 @@
+import { describe, expect, test } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { parseReference } from '../../src/registry/reference.js';
+
+const HEX = 'a'.repeat(64);
+const D = `sha256:${HEX}`;
+
+describe('parseReference: normalisation', () => {
+  test.each([
+    // input, registry, repository, tag, digest, apiHost, string
+    ['busybox', 'docker.io', 'library/busybox', 'latest', undefined, 'registry-1.docker.io', 'docker.io/library/busybox:latest'],
+    ['ubuntu:22.04', 'docker.io', 'library/ubuntu', '22.04', undefined, 'registry-1.docker.io', 'docker.io/library/ubuntu:22.04'],
+    ['docker.io/ubuntu', 'docker.io', 'library/ubuntu', 'latest', undefined, 'registry-1.docker.io', 'docker.io/library/ubuntu:latest'],
+    ['index.docker.io/library/ubuntu', 'docker.io', 'library/ubuntu', 'latest', undefined, 'registry-1.docker.io', 'docker.io/library/ubuntu:latest'],
+    ['openshift/origin', 'docker.io', 'openshift/origin', 'latest', undefined, 'registry-1.docker.io', 'docker.io/openshift/origin:latest'],
+    ['localhost/foo', 'localhost', 'foo', 'latest', undefined, 'localhost', 'localhost/foo:latest'],
+    ['localhost:5000/foo/bar:v1', 'localhost:5000', 'foo/bar', 'v1', undefined, 'localhost:5000', 'localhost:5000/foo/bar:v1'],
+    ['h:5000/foo', 'h:5000', 'foo', 'latest', undefined, 'h:5000', 'h:5000/foo:latest'],
+    ['127.0.0.1:5000/ocp/release:4.16.0', '127.0.0.1:5000', 'ocp/release', '4.16.0', undefined, '127.0.0.1:5000', '127.0.0.1:5000/ocp/release:4.16.0'],
+    ['quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64', 'quay.io', 'openshift-release-dev/ocp-release', '4.16.0-x86_64', undefined, 'quay.io', 'quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64'],
+    [`quay.io/ocp/release@${D}`, 'quay.io', 'ocp/release', undefined, D, 'quay.io', `quay.io/ocp/release@${D}`],
+    ['Example.com/a/b', 'Example.com', 'a/b', 'latest', undefined, 'Example.com', 'Example.com/a/b:latest'],
+    ['docker://quay.io/a/b:t', 'quay.io', 'a/b', 't', undefined, 'quay.io', 'quay.io/a/b:t'],
+    ['a.b/c__d/e-f--g.h_i', 'a.b', 'c__d/e-f--g.h_i', 'latest', undefined, 'a.b', 'a.b/c__d/e-f--g.h_i:latest'],
+  ])('%s', (input, registry, repository, tag, digest, apiHost, str) => {
+    const { reference: r, warnings } = parseReference(input);
+    expect(r.registry).toBe(registry);
+    expect(r.repository).toBe(repository);
+    expect(r.tag).toBe(tag);
+    expect(r.digest).toBe(digest);
+    expect(r.apiHost).toBe(apiHost);
+    expect(r.toString()).toBe(str);
+    expect(warnings).toEqual([]);
+  });
+
+  test('tag and digest: the digest wins, with a warning naming the tag', () => {
+    const { reference: r, warnings } = parseReference(`q.io/ocp/release:4.16@${D}`);
+    expect(r.digest).toBe(D);
+    expect(r.tag).toBeUndefined();
+    expect(r.identifier).toBe(D);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('"4.16"');
+    expect(warnings[0]).toContain('digest');
+  });
+
+  test('pullspecFor-style digests keep the registry as written', () => {
+    const { reference: r } = parseReference('busybox:1');
+    expect(r.withDigest(D)).toBe(`docker.io/library/busybox@${D}`);
+    expect(r.name).toBe('docker.io/library/busybox');
+  });
+});
+
+describe('parseReference: invalid references are usage errors with the reason', () => {
+  test.each([
+    ['quay.io/Openshift/x', /must be lowercase/],
+    ['r@sha256:abc', /invalid digest/],
+    [HEX, /64-character hexadecimal/],
+    [`r:${'t'.repeat(129)}`, /longer than 128/],
+    ['r:-bad', /invalid tag/],
+    ['', /empty reference/],
+    ['quay.io/', /missing repository|invalid repository path/],
+    ['quay.io/a//b', /invalid repository path component/],
+    ['quay.io/a/b c', /whitespace/],
+    [`r@md5:${'0'.repeat(32)}`, /unsupported digest algorithm/],
+    [`r@sha256:${'A'.repeat(64)}`, /invalid digest/],
+    [`quay.io/${'a'.repeat(250)}`, /longer than 255/],
+    ['-bad.io/a', /invalid registry host/],
+    ['quay.io/a/b:', /invalid tag/],
+  ])('%s', (input, reason) => {
+    let err: unknown;
+    try {
+      parseReference(input);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as UsageError).exitCode).toBe(2);
+    expect((err as Error).message).toMatch(reason);
+    expect((err as Error).message.split('\n')).toHaveLength(1);
+  });
+});
