@@ -51,6 +51,8 @@ function writeCommand(): Command {
       let pullspec: string;
       if (opts.osImage !== undefined) {
         pullspec = await flagPullspec('--os-image', opts.osImage, opts.allowTag);
+        const ignored = (['baseUrl', 'channel', 'build', 'arch'] as const).filter((k) => opts[k] !== undefined);
+        if (ignored.length > 0) warn(`--os-image is given, so no build is resolved; ignoring ${ignored.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`);
       } else {
         const settings = settingsFrom(opts);
         const { resolveBuild } = await import('../rhcos/resolve.js');

@@ -112,7 +112,7 @@ export function setImageReferenceTag(existing: string | undefined, file: string,
   if (idx !== undefined) {
     const cur = stream.tags[idx]!;
     if (cur.from && cur.from.kind !== 'DockerImage' && cur.from.kind !== '') {
-      throw new PayloadError(`tag ${JSON.stringify(tag)} points at a ${cur.from.kind}, not a DockerImage`, { file });
+      throw new PayloadError(`tag ${JSON.stringify(tag)} points at kind ${cur.from.kind}, not DockerImage`, { file });
     }
     let text = m.text;
     if (cur.from?.kind !== 'DockerImage') text = setStringAt(m, ['spec', 'tags', idx, 'from', 'kind'], 'DockerImage');

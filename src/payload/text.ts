@@ -176,7 +176,8 @@ export function appendToSeq(m: ManifestText, path: Path, item: Record<string, un
           if (nl >= 0) at = nl + 1;
           else lead = '\n';
         }
-        const piece = lead + yamlItemText({ dash: dashMatch[1]!, pad, step });
+        const eol = text.includes('\r\n') ? '\r\n' : '\n';
+        const piece = (lead + yamlItemText({ dash: dashMatch[1]!, pad, step })).replace(/\n/g, eol);
         return check(m, text.slice(0, at) + piece + text.slice(at), expected);
       }
     }

@@ -103,6 +103,26 @@ describe('payload write: the MCO install/ folder of early 2019 (YAML with commen
     expect(r.text.slice(text.length + 1)).toBe(`      -   name: machine-os-content\n          from:\n              kind: DockerImage\n              name: ${U}\n`);
   });
 
+  it('keeps CRLF line endings, in a replaced value and in an appended tag', async () => {
+    const crlf = (await read(join(FIXTURES, 'mco-2019', 'image-references'))).replace(/\n/g, '\r\n');
+    const replaced = setImageReferenceTag(crlf, 'f', 'machine-os-content', U);
+    expect(replaced.text).toBe(crlf.replace(V, U));
+    const cut = crlf.slice(0, crlf.indexOf('  # Special:'));
+    const appended = setImageReferenceTag(cut, 'f', 'machine-os-content', U);
+    expect(appended.text).toBe(`${cut}  - name: machine-os-content\r\n    from:\r\n      kind: DockerImage\r\n      name: ${U}\r\n`);
+  });
+
+  it('fills in a machine-os-content tag that has no from yet, keeping the comments', () => {
+    const text = 'kind: ImageStream\napiVersion: image.openshift.io/v1\nspec:\n  tags:\n  # the OS\n  - name: machine-os-content\n';
+    const r = setImageReferenceTag(text, 'f', 'machine-os-content', U);
+    expect(r.action).toBe('updated');
+    expect(r.text).toContain('# the OS');
+    expect(parseImageStream(r.text, 'f').tags).toEqual([{ name: 'machine-os-content', from: { kind: 'DockerImage', name: U } }]);
+    expect(() => setImageReferenceTag(text.replace('machine-os-content\n', 'machine-os-content\n    from:\n      kind: ImageStreamTag\n      name: os:latest\n'), 'f', 'machine-os-content', U)).toThrow(
+      /points at kind ImageStreamTag, not DockerImage/,
+    );
+  });
+
   it('warns when the two files disagreed before', async () => {
     const dir = await tempDir('mco-2019');
     const cm = await read(join(dir, CM_FILE));
