@@ -8,8 +8,9 @@ import type { PromoteResult } from '../pin/promote.js';
 /** A unified diff of one planned file change ('' when nothing changes); a new file diffs against /dev/null. */
 export function unifiedDiff(change: FileChange): string {
   if (!change.changed) return '';
-  const oldName = change.before === undefined ? '/dev/null' : `a/${change.path}`;
-  const patch = createTwoFilesPatch(oldName, `b/${change.path}`, change.before ?? '', change.after, undefined, undefined, { context: 3 });
+  // Plain paths (patch -p0 applies it), /dev/null for a file that does not exist yet.
+  const oldName = change.before === undefined ? '/dev/null' : change.path;
+  const patch = createTwoFilesPatch(oldName, change.path, change.before ?? '', change.after, undefined, undefined, { context: 3 });
   // Drop the "Index:"/"====" preamble the library adds; keep the ---/+++ headers and hunks.
   return patch.replace(/^(Index:.*\n)?=+\n/, '');
 }
