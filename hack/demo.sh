@@ -11,3 +11,27 @@ osimage builds
 echo
 echo "== resolve"
 osimage resolve
+
+# --- payload: the OS container into the MCO manifests, MachineConfigs, a check, the bootimage ---
+payload_dir="$(mktemp -d "${TMPDIR:-/tmp}/osimage-demo-payload.XXXXXX")"
+trap 'rm -rf "$payload_dir"' EXIT
+os_image="$(osimage resolve -o json | node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>console.log(JSON.parse(s).osContainer))')"
+mkdir -p "$payload_dir/operators/machine-config-operator"
+echo
+echo "== payload write (twice: the second run changes nothing)"
+osimage payload write --dir "$payload_dir/operators/machine-config-operator"
+osimage payload write --dir "$payload_dir/operators/machine-config-operator" --os-image "$os_image"
+echo
+echo "== payload render + merge"
+osimage payload render --os-image "$os_image" --role master --role worker --out "$payload_dir/mcs"
+osimage payload merge --role master -o name "$payload_dir/mcs"
+echo
+echo "== payload check"
+cat > "$payload_dir/release-images.json" <<JSON
+{"kind": "ImageStream", "apiVersion": "image.openshift.io/v1",
+ "spec": {"tags": [{"name": "machine-os-content", "from": {"kind": "DockerImage", "name": "$os_image"}}]}}
+JSON
+osimage payload check --dir "$payload_dir/operators" --images "$payload_dir/release-images.json"
+echo
+echo "== payload bootimages"
+osimage payload bootimages --dir "$payload_dir/operators/machine-config-operator"
