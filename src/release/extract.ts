@@ -25,6 +25,32 @@ export async function extractFile(source: ImageSource, name: string, opts: Extra
   return { file: file?.type === 'file' ? file : undefined, image };
 }
 
+/**
+ * Create the folders of `relDir` under `root` one at a time, so that a folder that already exists as a symlink
+ * leading out of `root` is found before anything is created through it.
+ */
+async function makeParents(realRoot: string, root: string, relDir: string, refuse: (why: string) => Error): Promise<void> {
+  let cur = root;
+  for (const part of relDir === '.' ? [] : relDir.split('/')) {
+    cur = join(cur, part);
+    const st = await lstat(cur).catch(() => undefined);
+    if (!st) {
+      try {
+        await mkdir(cur);
+      } catch (err) {
+        throw new OsimageError(`cannot create ${cur}: ${describe(err)}`);
+      }
+      continue;
+    }
+    if (st.isSymbolicLink()) {
+      const real = await realpath(cur).catch(() => cur);
+      if (escapes(relative(realRoot, real))) throw refuse(`${cur} resolves to ${real}`);
+      continue;
+    }
+    if (!st.isDirectory()) throw new OsimageError(`cannot create ${cur}: a file is in the way`);
+  }
+}
+
 export interface ExtractedTree {
   digest: string;
   listDigest?: string;
@@ -76,14 +102,7 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
   for (const f of ordered) {
     const target = join(root, ...f.path.split('/'));
     const parent = dirname(target);
-    try {
-      await mkdir(parent, { recursive: true });
-    } catch (err) {
-      throw new OsimageError(`cannot create ${parent}: ${describe(err)}`);
-    }
-    // A folder already in `dir` may be a symlink that leads elsewhere: check where the parent really is.
-    const realParent = await realpath(parent);
-    if (escapes(relative(realRoot, realParent))) throw refuse(`${RELEASE_FOLDER}/${f.path}`, `${parent} resolves to ${realParent}`);
+    await makeParents(realRoot, root, dirname(f.path), (why) => refuse(`${RELEASE_FOLDER}/${f.path}`, why));
     const existing = await lstat(target).catch(() => undefined);
     if (existing?.isSymbolicLink()) await unlink(target);
     if (f.type === 'file') {

@@ -195,7 +195,8 @@ describe('stopping early', () => {
     const ref = await layout(tmp.dir, 'flipped', [entry(img)]);
     const blobFile = join(ref.slice('oci:'.length), 'blobs', 'sha256', top.descriptor.digest.slice(7));
     const bad = Buffer.from(top.bytes);
-    bad[bad.length - 2000] ^= 0xff; // inside the padding file, after image-references
+    const at = bad.length - 2000; // inside the padding file, after image-references
+    bad[at] = bad[at]! ^ 0xff;
     await writeFile(blobFile, bad);
     await expect(loadReleaseInfo('x', await openImage(ref), { referencesOnly: true })).rejects.toThrow(/digest mismatch for blob/);
     // With --skip-verification the same read succeeds and the mismatch becomes a warning.
