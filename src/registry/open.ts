@@ -4,16 +4,8 @@
  */
 import type { ImageSource, SourceOptions } from './types.js';
 
-interface RemoteModule {
-  openRemote(ref: string, opts: SourceOptions): Promise<ImageSource>;
-}
-
-/** Where the registry transport lives; a variable so this module does not depend on it at compile time. */
-const REMOTE_MODULE = './remote.js';
-
 export async function openImage(ref: string, opts: SourceOptions = {}): Promise<ImageSource> {
   if (ref.startsWith('oci:')) return (await import('./oci-layout.js')).openOciLayout(ref, opts);
   if (ref.startsWith('oci-archive:')) return (await import('./oci-archive.js')).openOciArchive(ref, opts);
-  const remote = (await import(REMOTE_MODULE)) as RemoteModule;
-  return remote.openRemote(ref, opts);
+  return (await import('./remote.js')).openRemote(ref, opts);
 }

@@ -179,3 +179,15 @@ export class RecordingSource implements ImageSource {
     return this.inner.close();
   }
 }
+
+/** Push a built image or index (and everything it needs) to `ref` (`host/repo:tag`) with the project's push client. */
+export async function pushBuilt(ref: string, top: BuiltImage | BuiltIndex, opts: { insecure?: boolean; registryConfig?: string } = {}): Promise<string> {
+  const { openPushTarget } = await import('../../src/registry/push.js');
+  const dest = await openPushTarget(ref, { insecure: opts.insecure ?? true, ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}) });
+  const images: BuiltImage[] = 'images' in top ? top.images : [top];
+  for (const img of images) {
+    for (const b of img.blobs) await dest.pushBlob(b.descriptor, b.bytes);
+    if ('images' in top) await dest.pushManifest(img.bytes, img.descriptor.mediaType, img.descriptor.digest);
+  }
+  return dest.pushManifest(top.bytes, top.descriptor.mediaType);
+}
