@@ -167,7 +167,19 @@ export async function planPin(req: PinRequest): Promise<PinPlan> {
   const before = await readText(req.file);
   const { pins, warnings } = pinsOfText(before, req.file);
   const layered = layerSettings(req.flags, req.env, pins, req.file, { latest: req.latest ?? false });
-  const resolved = await resolveBuild(layered.settings);
+  let resolved: ResolvedBuild;
+  try {
+    resolved = await resolveBuild(layered.settings);
+  } catch (err) {
+    const chan = pins.RHCOS_DEFAULT_CHANNEL?.value;
+    if (err instanceof OsimageError && layered.from.build === 'file' && chan && chan !== layered.settings.channel) {
+      throw new OsimageError(
+        `${err.message} (that build is the pin ${req.file} has for channel ${chan}; use --latest or --build to pin a build of ${layered.settings.channel})`,
+        { cause: err },
+      );
+    }
+    throw err;
+  }
   const planned = await planFor(req.file, req.meta, resolved, before);
   return {
     file: req.file,
