@@ -5,7 +5,8 @@
  *
  * The Host header is passed through, so the registry builds upload Locations that point at the proxy.
  */
-import { request as httpRequest, createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { request as httpRequest, createServer, type IncomingHttpHeaders, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 
 export type FaultAction =
@@ -63,7 +64,12 @@ interface LiveRule extends FaultRule {
 
 const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade'];
 
-export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
+export interface FaultProxyOptions {
+  /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+}
+
+export async function startFaultProxy(upstream: string, options: FaultProxyOptions = {}): Promise<FaultProxy> {
   const up = new URL(upstream);
   const requests: ProxyRequest[] = [];
   const rules: LiveRule[] = [];
@@ -82,7 +88,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     return undefined;
   };
 
-  const server: Server = createServer(async (req, res) => {
+  const handler: RequestListener = async (req, res) => {
     const entry: ProxyRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, status: 0, bytes: 0 };
     requests.push(entry);
     const rule = pick(req);
@@ -111,7 +117,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       await action.respond(req, res);
       return;
     }
-    const headers = { ...req.headers };
+    const headers = { ...req.headers, ...(options.tls ? { 'x-forwarded-proto': 'https' } : {}) };
     const upReq = httpRequest({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers }, (upRes) => {
       entry.status = upRes.statusCode ?? 0;
       const outHeaders: Record<string, string | string[]> = {};
@@ -162,15 +168,16 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       else res.destroy();
     });
     req.pipe(upReq);
-  });
-  server.on('connection', (s) => {
+  };
+  const server: Server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler) : createServer(handler);
+  server.on(options.tls ? 'secureConnection' : 'connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   const proxy: FaultProxy = {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     host: `127.0.0.1:${port}`,
     requests,
     rules,

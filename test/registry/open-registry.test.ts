@@ -235,6 +235,32 @@ describe('retries and resume', () => {
     expect(proxy.matching('GET', manifestPath('4.16.0'))).toHaveLength(1);
   });
 
+  test('403 DENIED: one request, oc-style "does not exist or you don\'t have permission"', async () => {
+    const body = JSON.stringify({ errors: [{ code: 'DENIED', message: 'requested access to the resource is denied' }] });
+    proxy.fault({ path: manifestPath('4.16.0'), action: { status: 403, headers: { 'content-type': 'application/json' }, body } });
+    await expect((await openRemote(ref, opts())).manifest()).rejects.toThrow(
+      new RegExp(`image "${ref}" does not exist or you don't have permission to access the repository`),
+    );
+    expect(proxy.matching('GET', manifestPath('4.16.0'))).toHaveLength(1);
+  });
+
+  test('401 for a repository the ping let through: one retry with the challenge, then "does not exist or you lack access"', async () => {
+    proxy.fault({ path: manifestPath('4.16.0'), times: 2, action: { status: 401, headers: { 'www-authenticate': 'Basic realm="r"' } } });
+    await expect((await openRemote(ref, opts())).manifest()).rejects.toThrow(/401 Unauthorized \(no credentials found for this registry\): the repository does not exist or you lack access/);
+    expect(proxy.matching('GET', manifestPath('4.16.0'))).toHaveLength(2);
+  });
+
+  test('Retry-After as an HTTP date (here in the past) is honoured as "now"', async () => {
+    proxy.fault({ path: manifestPath('4.16.0'), action: { status: 429, headers: { 'retry-after': new Date(Date.now() - 60_000).toUTCString() } } });
+    await (await openRemote(ref, opts())).manifest();
+    expect(proxy.matching('GET', manifestPath('4.16.0')).map((r) => r.status)).toEqual([429, 200]);
+  });
+
+  test('a malformed WWW-Authenticate on the ping is an error naming the header, not a crash', async () => {
+    proxy.fault({ path: /^\/v2\/$/, action: { status: 401, headers: { 'www-authenticate': 'Bearer realm="x' } } });
+    await expect((await openRemote(ref, opts())).manifest()).rejects.toThrow(/cannot parse WWW-Authenticate header .*unterminated/);
+  });
+
   test('retries stop after the policy: 1 + retries requests, the error names URL and status', async () => {
     proxy.fault({ path: manifestPath('4.16.0'), times: Infinity, action: { status: 502 } });
     await expect((await openRemote(ref, opts())).manifest()).rejects.toThrow(/502 Bad Gateway from http:\/\/127\.0\.0\.1:\d+\/v2\/ocp\/release\/manifests\/4\.16\.0/);

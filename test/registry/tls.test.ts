@@ -1,0 +1,91 @@
+/**
+ * HTTPS by default: a registry behind TLS with a self-signed certificate is refused unless its CA is
+ * given (--certificate-authority) or verification is off (--insecure); plain HTTP needs --insecure;
+ * a blob redirect from https to http is refused.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { openRemote, type RemoteOptions } from '../../src/registry/remote.js';
+import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
+import { printLogsOnFailure, startRegistry, type TestRegistry } from '../helpers/registry.js';
+import { makeImage, pushImage, readAll, type TestImage } from './fixtures.js';
+import { startObjectStore, type ObjectStore } from './object-store.js';
+
+let reg: TestRegistry;
+let tlsProxy: FaultProxy;
+let store: ObjectStore;
+let dir: string;
+let caFile: string;
+let image: TestImage;
+let ref: string;
+const RETRY = { retries: 1, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 5_000 };
+const opts = (extra: RemoteOptions = {}): RemoteOptions => ({ retry: RETRY, env: {}, home: dir, ...extra });
+
+printLogsOnFailure(() => reg);
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'osimage-tls-'));
+  caFile = join(dir, 'ca.crt');
+  const keyFile = join(dir, 'tls.key');
+  await promisify(execFile)('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
+    '-keyout', keyFile, '-out', caFile, '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+  ]);
+  reg = await startRegistry({ mode: 'open' });
+  tlsProxy = await startFaultProxy(reg.url, { tls: { cert: await readFile(caFile), key: await readFile(keyFile) } });
+  store = await startObjectStore(async (digest) => Buffer.from(await (await fetch(`${reg.url}/v2/tls/img/blobs/${digest}`)).arrayBuffer()));
+  image = await makeImage({ noise: 1000 });
+  ref = `${tlsProxy.host}/tls/img:v1`;
+  await pushImage(ref, image, { caFile, env: {} });
+});
+afterAll(async () => {
+  await store?.close();
+  await tlsProxy?.close();
+  await reg?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+beforeEach(() => tlsProxy.clear());
+
+describe('TLS', () => {
+  test('an untrusted certificate is refused, naming the registry and suggesting the flags', async () => {
+    const err = (await (await openRemote(ref, opts())).manifest().catch((e: unknown) => e)) as Error;
+    expect(err.message).toContain(`cannot reach registry ${tlsProxy.host}`);
+    expect(err.message).toMatch(/certificate/i);
+    expect(err.message).toContain('--insecure');
+    expect(tlsProxy.requests).toHaveLength(0);
+  });
+
+  test('--certificate-authority trusts it; blobs verify', async () => {
+    const src = await openRemote(ref, opts({ caFile }));
+    const m = await src.manifest();
+    expect(m.digest).toBe(image.manifest.desc.digest);
+    expect((await readAll(await src.blob(image.layers[0]!.desc))).equals(image.layers[0]!.bytes)).toBe(true);
+    expect(tlsProxy.requests[0]!.url).toBe('/v2/');
+  });
+
+  test('--insecure skips verification and stays on https when the registry speaks it', async () => {
+    const m = await (await openRemote(ref, opts({ insecure: true }))).manifest();
+    expect(m.digest).toBe(image.manifest.desc.digest);
+    expect(tlsProxy.requests.length).toBeGreaterThan(0);
+  });
+
+  test('a blob redirect from https to plain http is refused', async () => {
+    const layer = image.layers[0]!;
+    tlsProxy.fault({ path: new RegExp(`/blobs/${layer.desc.digest}$`), action: { redirect: () => store.presign(layer.desc.digest) } });
+    const src = await openRemote(ref, opts({ caFile }));
+    await expect(src.blob(layer.desc)).rejects.toThrow(/refusing redirect from https to plain http/);
+    expect(store.requests).toHaveLength(0);
+  });
+
+  test('a plain-HTTP registry needs --insecure', async () => {
+    const err = (await (await openRemote(`${reg.host}/tls/img:v1`, opts())).manifest().catch((e: unknown) => e)) as Error;
+    expect(err.message).toContain(`cannot reach registry ${reg.host}`);
+    expect(err.message).toContain('--insecure');
+    const m = await (await openRemote(`${reg.host}/tls/img:v1`, opts({ insecure: true }))).manifest();
+    expect(m.digest).toBe(image.manifest.desc.digest);
+  });
+});
