@@ -35,3 +35,10 @@ osimage payload check --dir "$payload_dir/operators" --images "$payload_dir/rele
 echo
 echo "== payload bootimages"
 osimage payload bootimages --dir "$payload_dir/operators/machine-config-operator"
+
+# --- release: read the sample release payload image (an OCI archive built by hack/sample/make-release.mjs) ---
+echo
+echo "== release info (offline: oci-archive:)"
+osimage release info oci-archive:hack/sample/release.oci-archive:4.13.1
+echo "== release info --image-for machine-os-content"
+osimage release info --image-for machine-os-content oci-archive:hack/sample/release.oci-archive:4.13.1
