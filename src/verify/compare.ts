@@ -1,0 +1,64 @@
+import { compareBuildIds } from './build-id.js';
+
+/** One side of the comparison: where its OS image is and, when known, which build it is. */
+export interface OsImageSide {
+  pullspec: string;
+  digest: string | undefined;
+  buildId: string | undefined;
+  /** Where the build id came from: `meta.json`, `annotation`, `labels`. */
+  buildIdSource: string | undefined;
+}
+
+export type Verdict = 'consistent' | 'payload-newer' | 'bootimage-newer' | 'different';
+
+export interface Comparison {
+  verdict: Verdict;
+  consistent: boolean;
+  bootimage: OsImageSide;
+  payload: OsImageSide;
+  /** One sentence: what the verdict means for a cluster installed with this pair. */
+  meaning: string;
+}
+
+/**
+ * The same digest, whatever the repository, is the same OS: consistent. Otherwise the build ids say
+ * which side is newer, and what that means on a cluster.
+ */
+export function compareOsImages(bootimage: OsImageSide, payload: OsImageSide): Comparison {
+  if (bootimage.digest && payload.digest && bootimage.digest === payload.digest) {
+    return {
+      verdict: 'consistent',
+      consistent: true,
+      bootimage,
+      payload,
+      meaning: 'the bootimage and the payload carry the same OS image: new nodes boot straight into it, with no pivot',
+    };
+  }
+  const order = bootimage.buildId && payload.buildId ? compareBuildIds(bootimage.buildId, payload.buildId) : undefined;
+  if (order !== undefined && order < 0) {
+    return {
+      verdict: 'payload-newer',
+      consistent: false,
+      bootimage,
+      payload,
+      meaning: `the payload is newer: every new node boots ${bootimage.buildId}, then pivots to ${payload.buildId} and reboots on first boot`,
+    };
+  }
+  if (order !== undefined && order > 0) {
+    return {
+      verdict: 'bootimage-newer',
+      consistent: false,
+      bootimage,
+      payload,
+      meaning: `the bootimage is newer: every new node boots ${bootimage.buildId}, then pivots DOWN to ${payload.buildId} (a downgrade) and reboots on first boot`,
+    };
+  }
+  const same = order === 0 ? ` (both say build ${bootimage.buildId}, yet the digests differ: a rebuilt or re-pushed image)` : '';
+  return {
+    verdict: 'different',
+    consistent: false,
+    bootimage,
+    payload,
+    meaning: `the OS images differ${same}: every new node pivots to the payload's OS image and reboots on first boot`,
+  };
+}
