@@ -36,6 +36,25 @@ echo
 echo "== payload bootimages"
 osimage payload bootimages --dir "$payload_dir/operators/machine-config-operator"
 
+# --- pin: on a temp copy of hack/release.sh (the real one is never touched) ---
+pin_dir="$(mktemp -d "${TMPDIR:-/tmp}/osimage-demo-pin.XXXXXX")"
+trap 'rm -rf "${payload_dir:-}" "$pin_dir"' EXIT
+cp hack/release.sh "$pin_dir/release.sh"
+echo
+echo "== pin --check (the pins as the copy writes them; the sample stands in as a mirror)"
+osimage pin --check --write "$pin_dir/release.sh" --base-url "$RHCOS_BASE_URL"
+echo
+echo "== pin --meta (keeps the copy's build; the base URL comes from the environment: the sample)"
+osimage pin --write "$pin_dir/release.sh" --meta "$pin_dir/rhcos.json"
+echo
+echo "== promote (tests the newest build, pins it only if the test passes)"
+osimage promote --write "$pin_dir/release.sh" --meta "$pin_dir/rhcos.json" \
+  --test 'echo "smoke test of $RHCOS_BUILD_NAME"; test -n "$RHCOS_BUILD_NAME"'
+echo
+echo "== pin --check --meta, then pin --latest again (nothing changes)"
+osimage pin --check --write "$pin_dir/release.sh" --meta "$pin_dir/rhcos.json"
+osimage pin --write "$pin_dir/release.sh" --meta "$pin_dir/rhcos.json" --latest
+
 # --- release: read the sample release payload image (an OCI archive built by hack/sample/make-release.mjs) ---
 echo
 echo "== release info (offline: oci-archive:)"
