@@ -114,22 +114,9 @@ function renderCommand(): Command {
         out(mc.toYamlStream(configs));
         return;
       }
-      const { mkdir } = await import('node:fs/promises');
-      const { join } = await import('node:path');
-      const { readIfExists } = await import('../payload/write.js');
-      const { writeFilesAtomic } = await import('../files/atomic.js');
-      await mkdir(opts.out, { recursive: true });
-      const writes = [];
-      for (const c of configs) {
-        const path = join(opts.out, `${c.metadata.name}.yaml`);
-        const data = mc.toYaml(c);
-        const before = await readIfExists(path);
-        if (before === data) info(`${path}: unchanged`);
-        else writes.push({ path, data, existed: before !== undefined });
-      }
-      await writeFilesAtomic(writes.map(({ path, data }) => ({ path, data })));
-      for (const w of writes) out(`${w.path}: ${w.existed ? 'updated' : 'created'}`);
-      if (writes.length === 0) out(`unchanged: ${configs.length} MachineConfig file(s) in ${opts.out}`);
+      const written = await mc.writeMachineConfigs(opts.out, configs);
+      for (const w of written) (w.action === 'unchanged' ? info : out)(`${w.path}: ${w.action}`);
+      if (written.every((w) => w.action === 'unchanged')) out(`unchanged: ${configs.length} MachineConfig file(s) in ${opts.out}`);
     });
 }
 
@@ -245,9 +232,7 @@ function bootimagesCommand(): Command {
       const settings = settingsFrom(opts);
       const { resolveBuild } = await import('../rhcos/resolve.js');
       const boot = await import('../payload/bootimages.js');
-      const { readIfExists, requireDir, checkConfigMapFileName } = await import('../payload/write.js');
-      const { writeFileAtomic } = await import('../files/atomic.js');
-      const { join } = await import('node:path');
+      const { checkConfigMapFileName, requireDir } = await import('../payload/write.js');
       const { out, warn } = await import('../output/terminal.js');
       checkConfigMapFileName(opts.file, '--file');
       await requireDir(opts.dir);
@@ -257,13 +242,11 @@ function bootimagesCommand(): Command {
         generator: `osimage ${await packageVersion()}`,
         ...(opts.stream !== undefined ? { stream: opts.stream } : {}),
       });
-      const path = join(opts.dir, opts.file);
-      const text = boot.bootimagesUpdate(await readIfExists(path), stream);
-      if (text === undefined) {
+      const { path, written } = await boot.writeBootimages(opts.dir, opts.file, stream);
+      if (!written) {
         out(`${path}: unchanged (build ${resolved.build}, ${resolved.arch})`);
         return;
       }
-      await writeFileAtomic(path, text);
       out(`${path}: written (stream ${stream.stream}, build ${resolved.build}, ${resolved.arch})`);
     });
 }

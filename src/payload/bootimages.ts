@@ -2,13 +2,16 @@
  * `coreos-bootimages`: the bootimage carried in the payload as a ConfigMap whose `data.stream` is the
  * build's stream metadata (coreos/stream-metadata-go shape) as JSON, for one architecture.
  */
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
 import type { Artifact, BuildMeta } from '../rhcos/meta.js';
 import type { ResolvedBuild } from '../rhcos/resolve.js';
+import { writeFileAtomic } from '../files/atomic.js';
 import { PayloadError } from './errors.js';
 import { toYaml } from './machineconfig.js';
 import { MCO_NAMESPACE } from './osimageurl.js';
+import { checkConfigMapFileName, readIfExists, requireDir } from './write.js';
 
 export const BOOTIMAGES_CONFIGMAP = 'coreos-bootimages';
 /** The installer's manifest name; oc prefixes it to `0000_50_installer_coreos-bootimages.yaml`. */
@@ -151,4 +154,15 @@ export function bootimagesUpdate(existing: string | undefined, stream: StreamMet
     // not ours or not readable: replace it
   }
   return text;
+}
+
+/** Write `<dir>/<file>` atomically unless it already says the same; returns its path and whether it was written. */
+export async function writeBootimages(dir: string, file: string, stream: StreamMetadata): Promise<{ path: string; written: boolean }> {
+  checkConfigMapFileName(file, '--file');
+  await requireDir(dir);
+  const path = join(dir, file);
+  const text = bootimagesUpdate(await readIfExists(path), stream);
+  if (text === undefined) return { path, written: false };
+  await writeFileAtomic(path, text);
+  return { path, written: true };
 }

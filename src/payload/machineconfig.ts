@@ -4,10 +4,11 @@
  * MergeMachineConfigs and render hash.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { describe } from '../errors.js';
+import { writeFilesAtomic } from '../files/atomic.js';
 import { PayloadError } from './errors.js';
 import { requireOsImagePullspec } from './pullspec.js';
 import { lineAt } from './text.js';
@@ -72,6 +73,42 @@ export function toYaml(value: unknown): string {
 /** A multi-document YAML stream: each document starts with `---`. */
 export function toYamlStream(values: unknown[]): string {
   return values.map((v) => `---\n${toYaml(v)}`).join('');
+}
+
+export interface WrittenFile {
+  path: string;
+  action: 'created' | 'updated' | 'unchanged';
+}
+
+/**
+ * Write each MachineConfig to `<dir>/<name>.yaml` (the folder is created when missing), all at once
+ * and atomically; files that already hold the same bytes are left alone.
+ */
+export async function writeMachineConfigs(dir: string, configs: MachineConfig[]): Promise<WrittenFile[]> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw new PayloadError(`cannot create: ${describe(err)}`, { file: dir });
+  }
+  const outcomes: WrittenFile[] = [];
+  const writes: Array<{ path: string; data: string }> = [];
+  for (const c of configs) {
+    const path = join(dir, `${c.metadata.name}.yaml`);
+    const data = toYaml(c);
+    let before: string | undefined;
+    try {
+      before = await readFile(path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new PayloadError(`cannot read: ${describe(err)}`, { file: path });
+    }
+    if (before === data) outcomes.push({ path, action: 'unchanged' });
+    else {
+      outcomes.push({ path, action: before === undefined ? 'created' : 'updated' });
+      writes.push({ path, data });
+    }
+  }
+  if (writes.length > 0) await writeFilesAtomic(writes);
+  return outcomes;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { bootimagesConfigMap, bootimagesUpdate, formatOf, streamMetadata, streamNameFor } from '../../src/payload/bootimages.js';
+import { bootimagesConfigMap, bootimagesUpdate, formatOf, streamMetadata, streamNameFor, writeBootimages } from '../../src/payload/bootimages.js';
+import { join } from 'node:path';
+import { cleanup, read, tempDir } from './helpers.js';
 import { resolveBuild } from '../../src/rhcos/resolve.js';
 import { resolveSettings } from '../../src/rhcos/settings.js';
 import { serveFolder, type FileServer } from '../helpers/file-server.js';
@@ -11,6 +13,7 @@ beforeAll(async () => {
   server = await serveFolder(SAMPLE_RELEASES);
 });
 afterAll(() => server.close());
+afterEach(cleanup);
 
 const resolve = (channel: string, arch = 'x86_64', build?: string) =>
   resolveBuild(resolveSettings({ baseUrl: server.url, channel, arch, ...(build ? { build } : {}) }, {}));
@@ -129,5 +132,15 @@ describe('the coreos-bootimages ConfigMap', () => {
     expect(bootimagesUpdate(first, newer)).toBe(bootimagesConfigMap(newer));
     expect(bootimagesUpdate(undefined, newer)).toBe(bootimagesConfigMap(newer));
     expect(bootimagesUpdate('not yaml: [', newer)).toBe(bootimagesConfigMap(newer));
+  });
+
+  it('writeBootimages writes once, then leaves the file alone; refuses a bad file name or folder', async () => {
+    const dir = await tempDir();
+    const s = streamMetadata(await resolve('rhcos-4.12'), { generator: 'g' });
+    expect(await writeBootimages(dir, 'coreos-bootimages.yaml', s)).toEqual({ path: join(dir, 'coreos-bootimages.yaml'), written: true });
+    expect(await read(join(dir, 'coreos-bootimages.yaml'))).toBe(bootimagesConfigMap(s));
+    expect((await writeBootimages(dir, 'coreos-bootimages.yaml', s)).written).toBe(false);
+    await expect(writeBootimages(dir, '../x.yaml', s)).rejects.toThrow(/--file must be a file name inside --dir/);
+    await expect(writeBootimages(join(dir, 'nope'), 'x.yaml', s)).rejects.toThrow(/nope: no such directory/);
   });
 });

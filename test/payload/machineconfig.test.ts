@@ -3,17 +3,22 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
+import { hooks } from '../../src/files/atomic.js';
 import {
   loadManifests,
+  writeMachineConfigs,
   mergeMachineConfigs,
   renderOsImageUrlConfigs,
   selectForRole,
   toYamlStream,
   type MachineConfig,
 } from '../../src/payload/machineconfig.js';
-import { cleanup, tempDir, U, W, Z } from './helpers.js';
+import { cleanup, snapshot, tempDir, U, W, Z } from './helpers.js';
 
-afterEach(cleanup);
+afterEach(async () => {
+  delete hooks.beforeRename;
+  await cleanup();
+});
 
 const ROLE = 'machineconfiguration.openshift.io/role';
 
@@ -55,6 +60,26 @@ describe('payload render', () => {
     expect(() => renderOsImageUrlConfigs(U, ['Master'])).toThrow(/invalid role "Master"/);
     expect(() => renderOsImageUrlConfigs(U, ['master', 'master'])).toThrow(/given twice/);
     expect(() => renderOsImageUrlConfigs(U, [])).toThrow(/at least one --role/);
+  });
+});
+
+describe('writeMachineConfigs', () => {
+  it('creates the folder and the files, leaves same bytes alone, updates changed ones, all or nothing', async () => {
+    const dir = join(await tempDir(), 'a', 'mcs');
+    const first = await writeMachineConfigs(dir, renderOsImageUrlConfigs(U, ['master', 'worker']));
+    expect(first.map((w) => [w.path, w.action])).toEqual([
+      [join(dir, '00-master-osimageurl.yaml'), 'created'],
+      [join(dir, '00-worker-osimageurl.yaml'), 'created'],
+    ]);
+    const files = await snapshot(dir);
+    expect((await writeMachineConfigs(dir, renderOsImageUrlConfigs(U, ['master', 'worker']))).map((w) => w.action)).toEqual(['unchanged', 'unchanged']);
+    hooks.beforeRename = (p) => {
+      if (p.includes('worker')) throw new Error('no space left');
+    };
+    await expect(writeMachineConfigs(dir, renderOsImageUrlConfigs(W, ['master', 'worker']))).rejects.toThrow(/no space left/);
+    expect(await snapshot(dir)).toEqual(files);
+    delete hooks.beforeRename;
+    expect((await writeMachineConfigs(dir, renderOsImageUrlConfigs(W, ['master', 'infra']))).map((w) => w.action)).toEqual(['updated', 'created']);
   });
 });
 
