@@ -31,6 +31,7 @@ interface WriteOptions extends SettingsOptionValues {
 
 function writeCommand(): Command {
   return addSettingsOptions(new Command('write'))
+    .summary('write the OS container into image-references and the osimageurl ConfigMap')
     .description(
       "Write the OS container into the MCO's payload manifests: the machine-os-content tag of DIR/image-references and data.osImageURL of the machine-config-osimageurl ConfigMap, byte-identical, both files or neither.",
     )
@@ -88,6 +89,7 @@ interface RenderOptions {
 
 function renderCommand(): Command {
   return new Command('render')
+    .summary('render 00-<role>-osimageurl MachineConfigs')
     .description('Render one MachineConfig 00-<role>-osimageurl per role, carrying only spec.osImageURL (and Ignition version 2.2.0).')
     .requiredOption('--os-image <pullspec>', 'the OS container, repo@sha256:<64 hex>')
     .requiredOption('--role <role>', 'a pool role (repeat for more)', collect)
@@ -129,6 +131,7 @@ interface MergeOptions {
 
 function mergeCommand(): Command {
   return new Command('merge')
+    .summary("merge a role's MachineConfigs into rendered-<role>-<md5>")
     .description(
       "Merge a role's MachineConfigs (sorted by name) into one rendered config rendered-<role>-<md5 hex>, as the machine-config-operator does; print it.",
     )
@@ -184,6 +187,7 @@ interface CheckOptions {
 
 function checkCommand(): Command {
   return new Command('check')
+    .summary("check operators' image-references against the input images")
     .description(
       "Check operator manifests against the input images as oc adm release new would: every tag an operator's image-references names must be an input tag; no source repository twice. Reports every problem at once.",
     )
@@ -215,6 +219,7 @@ interface BootimagesOptions extends SettingsOptionValues {
 
 function bootimagesCommand(): Command {
   return addSettingsOptions(new Command('bootimages'))
+    .summary('write the coreos-bootimages ConfigMap for the resolved build')
     .description(
       'Write the coreos-bootimages ConfigMap (openshift-machine-config-operator) whose data.stream is the resolved build as stream-metadata JSON for its arch.',
     )

@@ -1,12 +1,12 @@
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { bootimagesConfigMap, bootimagesUpdate, formatOf, streamMetadata, streamNameFor, writeBootimages } from '../../src/payload/bootimages.js';
-import { join } from 'node:path';
-import { cleanup, read, tempDir } from './helpers.js';
 import { resolveBuild } from '../../src/rhcos/resolve.js';
 import { resolveSettings } from '../../src/rhcos/settings.js';
-import { serveFolder, type FileServer } from '../helpers/file-server.js';
 import { SAMPLE_RELEASES } from '../helpers/cli.js';
+import { serveFolder, type FileServer } from '../helpers/file-server.js';
+import { cleanup, read, tempDir } from './helpers.js';
 
 let server: FileServer;
 beforeAll(async () => {
