@@ -47,6 +47,16 @@ export function command(): Command {
       misspeltEnvWarnings(process.env).forEach(term.warn);
       const { promote } = await import('../pin/promote.js');
       const { shellTestRunner } = await import('../pin/test-runner.js');
+      const { releaseHeldLocksSync } = await import('../pin/lock.js');
+      // Interrupted (Ctrl-C, a CI timeout): drop our lock so the next run is not met by a stale one.
+      // execa stops the test command when we exit; no file has been written unless the test passed.
+      const onSignal = (signal: NodeJS.Signals) => {
+        releaseHeldLocksSync();
+        term.error(`interrupted by ${signal}; not promoted`);
+        process.exit(signal === 'SIGINT' ? 130 : 143);
+      };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
       const result = await promote({
         file: opts.write,
         meta: opts.meta,
@@ -57,6 +67,8 @@ export function command(): Command {
         runTest: shellTestRunner({ stdout: process.stderr, stderr: process.stderr }),
         onProgress: (m) => term.info(m),
       });
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
       result.warnings.forEach(term.warn);
       term.out(view.promoteSummary(result, opts.meta));
     });

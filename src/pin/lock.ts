@@ -1,6 +1,10 @@
+import { readFileSync, unlinkSync } from 'node:fs';
 import { open, readFile, unlink } from 'node:fs/promises';
 import { OsimageError, describe } from '../errors.js';
 import { LockError } from './errors.js';
+
+/** Lock files this process holds, so a signal handler can drop them before exiting. */
+const held = new Set<string>();
 
 /** The lock file that guards promotions of `file`. */
 export function lockPathFor(file: string): string {
@@ -39,10 +43,27 @@ export async function acquireLock(file: string): Promise<() => Promise<void>> {
     if (alive(pid)) throw new LockError(path, pid, false, `another promotion of ${file} is running (pid ${pid} holds ${path})`);
     throw new LockError(path, pid, true, `stale lock ${path}: pid ${pid} is no longer running; if no promotion of ${file} is running, remove it: rm ${path}`);
   }
+  held.add(path);
   let released = false;
   return async () => {
     if (released) return;
     released = true;
+    held.delete(path);
     await unlink(path).catch(() => undefined);
   };
+}
+
+/**
+ * Remove the locks this process holds (only those still holding our pid), synchronously: for a
+ * SIGINT/SIGTERM handler, so that an interrupted promotion does not leave a stale lock behind.
+ */
+export function releaseHeldLocksSync(): void {
+  for (const path of held) {
+    try {
+      if (readFileSync(path, 'utf8').trim() === String(process.pid)) unlinkSync(path);
+    } catch {
+      // already gone
+    }
+  }
+  held.clear();
 }

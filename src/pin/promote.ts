@@ -85,11 +85,16 @@ export async function promote(req: PromoteRequest): Promise<PromoteResult> {
     const values = pinValuesOf(resolved);
     const allWarnings = [...warnings, ...layered.notes.filter((n) => !n.startsWith('--latest')), ...resolved.warnings];
     const from = pins.RHCOS_BUILD_NAME?.value || undefined;
+    const planned = await planFor(file, meta, resolved, before);
     if (PIN_VARS.every((v) => pins[v]?.value === values[v])) {
+      if (planned.meta?.changed) {
+        allWarnings.push(
+          `${req.meta} is ${planned.meta.before === undefined ? 'missing' : `not the snapshot of ${resolved.build}'s meta.json`}; refresh it with: osimage pin --write ${req.file} --meta ${req.meta}`,
+        );
+      }
       return { status: 'already-pinned', file: req.file, build: resolved.build, resolved, warnings: allWarnings };
     }
 
-    const planned = await planFor(file, meta, resolved, before);
     progress(`testing ${resolved.build} (${from ? `pinned: ${from}` : 'nothing pinned yet'}): ${req.test}`);
     const r = await req.runTest(req.test, candidateEnv(values));
     if (r.exitCode !== 0) {

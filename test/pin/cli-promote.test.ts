@@ -3,7 +3,7 @@ import { access, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { osimage } from '../helpers/cli.js';
+import { BIN, osimage } from '../helpers/cli.js';
 import { NEWEST_412, OLDER_412, sandbox, type Sandbox } from './setup.js';
 
 let sb: Sandbox;
@@ -71,6 +71,12 @@ describe('osimage promote', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(`${script} already pins the newest build ${NEWEST_412} (channel rhcos-4.12); nothing to test or promote`);
     expect(await exists(marker)).toBe(false);
+    // A missing snapshot of the pinned build is pointed out, not written without a test.
+    const m = await promote(['--test', `touch ${marker}`, '--meta', meta]);
+    expect(m.exitCode).toBe(0);
+    expect(m.stderr).toContain(`warning: ${meta} is missing; refresh it with: osimage pin --write ${script} --meta ${meta}`);
+    expect(await exists(meta)).toBe(false);
+    expect(await exists(marker)).toBe(false);
   });
 
   it('--build is a usage error (promote always tests the newest build)', async () => {
@@ -97,6 +103,24 @@ describe('promote lock', () => {
     expect(r.exitCode).toBe(0);
     expect(await readFile(script, 'utf8')).toContain(buildLine(NEWEST_412));
     expect(await exists(`${script}.lock`)).toBe(false);
+  });
+
+  it('an interrupted promotion (SIGTERM) drops its lock and writes nothing', async () => {
+    const started = join(sb.work, 'started');
+    const sub = execa(BIN, ['promote', '--write', script, '--base-url', sb.server.url, '--test', `touch ${started}; while :; do sleep 0.05; done`], {
+      cwd: sb.work,
+      env: { NO_COLOR: '1' },
+      reject: false,
+      stdin: 'ignore',
+    });
+    while (!(await exists(started))) await sleep(20);
+    expect(await exists(`${script}.lock`)).toBe(true);
+    sub.kill('SIGTERM');
+    const r = await sub;
+    expect(r.exitCode).toBe(143);
+    expect(r.stderr).toContain('error: interrupted by SIGTERM; not promoted');
+    expect(await exists(`${script}.lock`)).toBe(false);
+    expect(await readFile(script, 'utf8')).toBe(original);
   });
 
   it('reports a stale lock left by a dead process, with how to remove it', async () => {
