@@ -276,6 +276,7 @@ export class RegistryTransport {
       for (let reauth = 0; ; reauth++) {
         const authz = await this.authorization(scopes);
         const res = await this.exchange(url, req, authz);
+        this.noteWarnings(res.headers.warning);
         if (res.status === 401 && reauth === 0 && replayable) {
           const challenges = parseChallenges(res.headers['www-authenticate']);
           const c = pickChallenge(challenges);
@@ -304,6 +305,21 @@ export class RegistryTransport {
       }
     };
     return retry ? withRetries(run, this.policy) : run();
+  }
+
+  private readonly warned = new Set<string>();
+
+  /** Registries send deprecation notices as `Warning: 299 - "text"`; pass each distinct one on once. */
+  private noteWarnings(header: string | string[] | undefined): void {
+    if (!header || !this.opts.onWarning) return;
+    for (const h of Array.isArray(header) ? header : [header]) {
+      for (const m of h.matchAll(/299\s+\S+\s+"((?:[^"\\]|\\.)*)"/g)) {
+        const text = m[1]!.replace(/\\(.)/g, '$1').trim();
+        if (!text || this.warned.has(text)) continue;
+        this.warned.add(text);
+        this.opts.onWarning(`registry ${this.registry}: ${text}`);
+      }
+    }
   }
 
   /** Turn an unexpected response into a one-line error naming what, where and why. */

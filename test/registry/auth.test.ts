@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { OsimageError } from '../../src/errors.js';
 import { authFileCandidates, findCredential, normalizeAuthKey } from '../../src/registry/auth.js';
 import { parseChallenges, pickChallenge } from '../../src/registry/challenge.js';
+import { isPrivateAddress } from '../../src/registry/transport.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const authJson = (entries: Record<string, unknown>, extra: Record<string, unknown> = {}) => JSON.stringify({ auths: entries, ...extra });
@@ -200,5 +201,23 @@ describe('WWW-Authenticate parsing', () => {
 
   test.each([['Bearer realm="x'], ['Bearer realm="x" service="y"'], ['Bearer realm="x", =y']])('malformed: %s → an error, not a crash', (header) => {
     expect(() => parseChallenges(header)).toThrow(OsimageError);
+  });
+});
+
+describe('private addresses (a public registry must not send us there for tokens)', () => {
+  test.each([
+    ['127.0.0.1', true],
+    ['10.1.2.3', true],
+    ['172.16.0.1', true],
+    ['172.32.0.1', false],
+    ['192.168.1.1', true],
+    ['169.254.169.254', true],
+    ['[::1]', true],
+    ['fd00::1', true],
+    ['localhost', true],
+    ['8.8.8.8', false],
+    ['quay.io', false],
+  ])('%s → %s', (host, expected) => {
+    expect(isPrivateAddress(host)).toBe(expected);
   });
 });

@@ -157,6 +157,17 @@ describe('manifest negotiation', () => {
     await expect((await openRemote(`${proxy.host}/ocp/release:liar`, opts())).manifest()).rejects.toThrow(/Content-Type .*v2\+json but the manifest says mediaType .*oci/);
   });
 
+  test('Warning: 299 headers reach onWarning, each distinct text once', async () => {
+    const respond = (_req: unknown, res: import('node:http').ServerResponse) =>
+      void res.writeHead(200, { 'content-type': MEDIA_TYPES.ociManifest, warning: '299 - "this repository is deprecated"' }).end(image.manifest.bytes);
+    proxy.fault({ path: manifestPath('warned'), times: 2, action: { respond } });
+    const warnings: string[] = [];
+    const src = await openRemote(`${proxy.host}/ocp/release:warned`, opts({ onWarning: (w) => warnings.push(w) }));
+    await src.manifest();
+    await src.manifest();
+    expect(warnings).toEqual([`registry ${proxy.host}: this repository is deprecated`]);
+  });
+
   test('a manifest over the size cap is refused', async () => {
     const big = Buffer.alloc(MAX_MANIFEST_BYTES + 10, 0x20);
     proxy.fault({ path: manifestPath('big'), action: { respond: (_req, res) => void res.writeHead(200, { 'content-type': MEDIA_TYPES.ociManifest }).end(big) } });

@@ -81,6 +81,22 @@ describe('TLS', () => {
     expect(store.requests).toHaveLength(0);
   });
 
+  test('a token realm over plain http is refused unless --insecure', async () => {
+    const tokenReg = await startRegistry({ mode: 'token' });
+    const front = await startFaultProxy(tokenReg.url, { tls: { cert: await readFile(caFile), key: await readFile(join(dir, 'tls.key')) } });
+    try {
+      const r = `${front.host}/some/repo:v1`;
+      await expect((await openRemote(r, opts({ caFile }))).manifest()).rejects.toThrow(/token realm http:\/\/127\.0\.0\.1:\d+\/token that is not https/);
+      expect(tokenReg.token!.requests).toHaveLength(0);
+      // with --insecure the realm is accepted (and the repository simply does not exist)
+      await expect((await openRemote(r, opts({ insecure: true }))).manifest()).rejects.toThrow(/not found/);
+      expect(tokenReg.token!.requests).toHaveLength(1);
+    } finally {
+      await front.close();
+      await tokenReg.stop();
+    }
+  });
+
   test('a plain-HTTP registry needs --insecure', async () => {
     const err = (await (await openRemote(`${reg.host}/tls/img:v1`, opts())).manifest().catch((e: unknown) => e)) as Error;
     expect(err.message).toContain(`cannot reach registry ${reg.host}`);
