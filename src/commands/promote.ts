@@ -19,8 +19,8 @@ or not at all; otherwise promote exits 1 naming CMD's exit code and leaves every
 
 --commit commits the changed files with git ("Promote RHCOS build NEW (was OLD)"); it refuses to
 start (before running CMD) when those files have uncommitted changes. FILE.lock (holding the pid)
-stops two promotions of the same FILE at once; a lock left by a dead process is reported with the
-command to remove it.
+stops two promotions of the same FILE at once; a promotion stopped by SIGINT/SIGTERM removes its
+lock (exit 130/143), and a lock left by a dead process is reported with the command to remove it.
 `;
 
 export function command(): Command {
