@@ -124,7 +124,7 @@ function renderCommand(): Command {
 
 interface MergeOptions {
   role: string;
-  policy: 'first-non-empty' | 'last-wins';
+  policy: 'first-non-empty' | 'controller-config' | 'last-wins';
   osImage?: string;
   output: 'yaml' | 'json' | 'name';
 }
@@ -138,8 +138,11 @@ function mergeCommand(): Command {
     .argument('<path...>', 'MachineConfig files or folders (.yaml, .yml, .json; multi-document files and Lists are read)')
     .requiredOption('--role <role>', 'the pool role; only MachineConfigs labelled machineconfiguration.openshift.io/role=<role> are merged')
     .addOption(
-      new Option('--policy <policy>', 'how osImageURL is chosen: last-wins (today: the last non-empty MC value) or first-non-empty (2019)')
-        .choices(['first-non-empty', 'last-wins'])
+      new Option(
+        '--policy <policy>',
+        'how osImageURL is chosen: last-wins (today: the last non-empty MC value), first-non-empty (2019-01), controller-config (2019-03..2022: only --os-image)',
+      )
+        .choices(['first-non-empty', 'controller-config', 'last-wins'])
         .default('last-wins'),
     )
     .option('--os-image <pullspec>', 'the ControllerConfig value (what the CVO set); an MC value overrides it, and it is used when no MC sets one')

@@ -179,8 +179,12 @@ export async function loadManifests(paths: string[]): Promise<LoadedDoc[]> {
 // ---------------------------------------------------------------------------------------------
 // Merging
 
-export type MergePolicy = 'first-non-empty' | 'last-wins';
-export const MERGE_POLICIES: MergePolicy[] = ['first-non-empty', 'last-wins'];
+/**
+ * first-non-empty: the 2019-01 rule (#279); controller-config: 2019-03 to 2022 (#475), MC values ignored;
+ * last-wins: since 2022 (#3272), today's rule.
+ */
+export type MergePolicy = 'first-non-empty' | 'controller-config' | 'last-wins';
+export const MERGE_POLICIES: MergePolicy[] = ['first-non-empty', 'controller-config', 'last-wins'];
 
 export interface SourcedConfig {
   mc: MachineConfig;
@@ -303,6 +307,7 @@ export interface MergeResult {
 /** The osImageURL a policy picks from the MCs in name order. */
 export function pickOsImageURL(sorted: MachineConfig[], policy: MergePolicy, base = ''): { url: string; from: string | undefined } {
   const url = (mc: MachineConfig) => mc.spec?.osImageURL ?? '';
+  if (policy === 'controller-config') return { url: base, from: undefined };
   if (policy === 'first-non-empty') {
     const hit = sorted.find((mc) => url(mc) !== '');
     return hit ? { url: url(hit), from: hit.metadata.name } : { url: base, from: undefined };
@@ -321,6 +326,9 @@ export function mergeMachineConfigs(configs: MachineConfig[], role: string, opts
   validateRole(role);
   const policy = opts.policy ?? 'last-wins';
   if (configs.length === 0) throw new PayloadError(`no MachineConfig has the label ${ROLE_LABEL}: ${role}`);
+  if (policy === 'controller-config' && !opts.baseOsImageURL) {
+    throw new PayloadError('the controller-config policy takes the URL only from the ControllerConfig: give --os-image');
+  }
   const sorted = [...configs].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
   let config: unknown = {};
   let rest: unknown = {};

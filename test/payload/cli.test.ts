@@ -118,6 +118,10 @@ describe('osimage payload render and merge', () => {
     const first = await osimage(['payload', 'merge', '--role', 'master', '--policy', 'first-non-empty', out]);
     expect(parse(first.stdout).spec.osImageURL).toBe(U);
     expect(parse(first.stdout).metadata.name).not.toBe(rendered.metadata.name);
+    const cc = await osimage(['payload', 'merge', '--role', 'master', '--policy', 'controller-config', '--os-image', U, '-o', 'json', out]);
+    expect(cc.exitCode).toBe(0);
+    expect(JSON.parse(cc.stdout).spec.osImageURL).toBe(U);
+    expect(cc.stderr).toContain(`osImageURL (controller-config): ${U} from --os-image`);
     await rm(join(out, '99-user.yaml'));
     const json = await osimage(['payload', 'merge', '--role', 'master', '-o', 'json', out]);
     expect(JSON.parse(json.stdout).spec.osImageURL).toBe(U);

@@ -114,6 +114,13 @@ describe('payload merge: osImageURL by policy (reference §6 scenario 6)', () =>
     expect(r.warnings[0]).toMatch(/no MachineConfig for role master sets spec.osImageURL/);
   });
 
+  it('controller-config (2019-03..2022) takes only the ControllerConfig value and needs one', () => {
+    const r = mergeMachineConfigs(base, 'master', { policy: 'controller-config', baseOsImageURL: Z });
+    expect(r.osImageURL).toBe(Z);
+    expect(r.osImageURLFrom).toBeUndefined();
+    expect(() => mergeMachineConfigs(base, 'master', { policy: 'controller-config' })).toThrow(/give --os-image/);
+  });
+
   it('last-wins skips MCs the controller generated', () => {
     const gen = mc('99-generated', Z);
     gen.metadata.annotations = { 'machineconfiguration.openshift.io/generated-by-controller-version': 'v1' };
