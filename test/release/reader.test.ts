@@ -124,6 +124,18 @@ describe('whiteouts', () => {
     expect(src.blobsOpened).not.toContain(layerDigests(img)[0]);
   });
 
+  test('an opaque marker in a subfolder hides only that subfolder below', async () => {
+    const img = await image([
+      { entries: [...releaseEntries(), { name: 'release-manifests/sub/old.yaml', data: 'old' }, { name: 'release-manifests/other/keep.yaml', data: 'keep' }] },
+      { entries: [opaque('release-manifests/sub'), { name: 'release-manifests/sub/new.yaml', data: 'new' }] },
+    ]);
+    const got = await files(await open(img));
+    expect(got.has('sub/new.yaml')).toBe(true);
+    expect(got.has('sub/old.yaml')).toBe(false);
+    expect(got.get('other/keep.yaml')).toBe('keep');
+    expect(got.has('image-references')).toBe(true);
+  });
+
   test('whiteout entries never appear as files; other .wh..wh. metadata is ignored', async () => {
     const img = await image([{ entries: [...releaseEntries(), { name: 'release-manifests/.wh..wh.plnk', data: '' }, whiteout('release-manifests/nothing-below')] }]);
     const got = await files(await open(img));
