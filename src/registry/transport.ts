@@ -154,7 +154,7 @@ export class RegistryTransport {
       const fallback = i < schemes.length - 1;
       try {
         const attempt = async () => {
-          const res = await send(url, { dispatcher: this.dispatcher, maxRedirects: 0 });
+          const res = await send(url, { dispatcher: this.dispatcher, maxRedirects: 3 });
           await res.body.dump().catch(() => undefined);
           if (isRetryableStatus(res.status)) {
             throw new TransientError(`registry ${this.registry} ping ${url} answered ${statusText(res.status)}`, url, res.status, parseRetryAfter(res.headers['retry-after']));
@@ -269,12 +269,14 @@ export class RegistryTransport {
   async request(pathOrUrl: string, req: TransportRequest): Promise<Response> {
     await this.ping();
     const url = /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : `${this.base}${pathOrUrl}`;
+    // Credentials go only to the registry's own origin, even when it names another (an upload Location).
+    const sameOrigin = new URL(url).origin === new URL(this.base!).origin;
     const replayable = isReplayable(req.body);
     const retry = req.retry ?? replayable;
     const run = async (): Promise<Response> => {
       let scopes = [...req.scopes];
       for (let reauth = 0; ; reauth++) {
-        const authz = await this.authorization(scopes);
+        const authz = sameOrigin ? await this.authorization(scopes) : undefined;
         const res = await this.exchange(url, req, authz);
         this.noteWarnings(res.headers.warning);
         if (res.status === 401 && reauth === 0 && replayable) {

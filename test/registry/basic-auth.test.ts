@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { send } from '../../src/http/request.js';
+import { openPushTarget } from '../../src/registry/push.js';
 import { openRemote, type RemoteOptions } from '../../src/registry/remote.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { authFileFor, printLogsOnFailure, startRegistry, type TestRegistry } from '../helpers/registry.js';
@@ -134,6 +135,20 @@ describe('blob redirects to object storage', () => {
     const src = await openRemote(ref, opts());
     await expect(src.blob(layer.desc)).rejects.toThrow(/too many redirects/);
     expect(proxy.matching('GET', blobPath(layer.desc.digest))).toHaveLength(11);
+  });
+
+  test('an upload Location on another origin gets no Authorization', async () => {
+    const img = await makeImage({ noise: 50 });
+    proxy.fault({
+      path: /\/v2\/ocp\/elsewhere\/blobs\/uploads\/$/,
+      method: 'POST',
+      action: { respond: (_req, res) => void res.writeHead(202, { location: `${store.url}/uploads/abc`, 'content-length': '0' }).end() },
+    });
+    const dest = await openPushTarget(`${proxy.host}/ocp/elsewhere:v1`, { insecure: true, env: { REGISTRY_AUTH_FILE: authFile }, retry: RETRY });
+    await expect(dest.pushBlob(img.config.desc, img.config.bytes)).rejects.toThrow(/404 Not Found from http:\/\/127\.0\.0\.1:\d+\/uploads\/abc/);
+    expect(proxy.matching('POST', /\/blobs\/uploads\/$/)[0]!.headers.authorization).toBe(basic('bob', 'p:x'));
+    expect(store.requests).toHaveLength(1);
+    expect(store.requests[0]!.authorization).toBeUndefined();
   });
 
   test('src/http send() also drops Authorization when a redirect changes origin', async () => {
