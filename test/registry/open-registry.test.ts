@@ -235,6 +235,13 @@ describe('retries and resume', () => {
     expect(proxy.matching('GET', manifestPath('4.16.0')).map((r) => r.status)).toEqual([503, 503, 200]);
   });
 
+  test('a connection reset before the answer is retried', async () => {
+    proxy.fault({ path: manifestPath('4.16.0'), action: { respond: (req) => void req.socket.destroy() } });
+    const m = await (await openRemote(ref, opts())).manifest();
+    expect(m.digest).toBe(image.manifest.desc.digest);
+    expect(proxy.matching('GET', manifestPath('4.16.0'))).toHaveLength(2);
+  });
+
   test('429 with Retry-After is retried; a Retry-After beyond the limit fails at once, naming the wait', async () => {
     proxy.fault({ path: manifestPath('4.16.0'), action: { status: 429, headers: { 'retry-after': '1' } } });
     await (await openRemote(ref, opts())).manifest();
