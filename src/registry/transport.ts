@@ -161,8 +161,17 @@ export class RegistryTransport {
           }
           return res;
         };
-        // An https attempt that will fall back to http fails fast: the http server may not speak TLS.
-        const res = fallback ? await attempt() : await withRetries(attempt, this.policy);
+        // An https attempt that may fall back to http does not retry a failure to connect (the server may
+        // not speak TLS), but does retry a 429/5xx answer like any other request.
+        const noConnectRetry = async () => {
+          try {
+            return await attempt();
+          } catch (err) {
+            if (err instanceof TransientError && err.status === undefined) throw new FetchError(err.message, err.url, undefined, err);
+            throw err;
+          }
+        };
+        const res = await withRetries(fallback ? noConnectRetry : attempt, this.policy);
         this.base = base;
         if (res.status === 401) {
           this.auth = this.stateFrom(parseChallenges(res.headers['www-authenticate']), url);

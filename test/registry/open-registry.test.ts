@@ -235,6 +235,12 @@ describe('retries and resume', () => {
     expect(proxy.matching('GET', manifestPath('4.16.0')).map((r) => r.status)).toEqual([503, 503, 200]);
   });
 
+  test('a 503 on the ping is retried too (after the https attempt fell back to http)', async () => {
+    proxy.fault({ path: /^\/v2\/$/, action: { status: 503 } });
+    await (await openRemote(ref, opts())).manifest();
+    expect(proxy.matching('GET', /^\/v2\/$/).map((r) => r.status)).toEqual([503, 200]);
+  });
+
   test('a connection reset before the answer is retried', async () => {
     proxy.fault({ path: manifestPath('4.16.0'), action: { respond: (req) => void req.socket.destroy() } });
     const m = await (await openRemote(ref, opts())).manifest();
