@@ -68,6 +68,16 @@ describe('Bearer tokens', () => {
     for (const r of rest) expect(r.headers.authorization).toBe(bearer);
   });
 
+  test('concurrent first requests share one ping and one token request', async () => {
+    const src = await openRemote(ref, opts());
+    const [m, config, layer] = await Promise.all([src.manifest(), src.blob(image.config.desc).then(readAll), src.blob(image.layers[0]!.desc).then(readAll)]);
+    expect(m.digest).toBe(image.manifest.desc.digest);
+    expect(config.equals(image.config.bytes)).toBe(true);
+    expect(layer.equals(image.layers[0]!.bytes)).toBe(true);
+    expect(token.requests).toHaveLength(1);
+    expect(proxy.matching('GET', /^\/v2\/$/)).toHaveLength(1);
+  });
+
   test('expires_in below a minute: still no new token for the next requests', async () => {
     token.expiresIn = 1;
     const src = await openRemote(ref, opts());
