@@ -1,13 +1,12 @@
 /**
- * The `oci-archive:FILE[:TAG]` transport: a tar of an OCI image layout. The archive is read once with
- * tar-stream to index where each entry's bytes are; blobs are then streamed straight from those offsets.
- * Nothing is extracted to disk.
+ * The `oci-archive:FILE[:TAG]` transport: a tar of an OCI image layout. The tar's headers are read once
+ * (seeking past the data) to index where each entry's bytes are; blobs are then streamed straight from
+ * those offsets. Nothing is extracted to disk, and a large archive is not read end to end to be indexed.
  */
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
-import { extract as tarExtract, type Header } from 'tar-stream';
 import { OsimageError, describe } from '../errors.js';
 import { LayoutSource, parseLayoutReference, type LayoutFiles } from './oci-layout.js';
 import type { ImageSource, SourceOptions } from './types.js';
@@ -17,25 +16,110 @@ interface Span {
   size: number;
 }
 
-/** Entry name → where its bytes are. Names are normalised (`./` and leading `/` dropped). */
+const BLOCK = 512;
+
+function cString(buf: Buffer, start: number, end: number): string {
+  const nul = buf.indexOf(0, start);
+  return buf.toString('utf8', start, nul >= 0 && nul < end ? nul : end);
+}
+
+/** A numeric header field: octal text, or GNU base-256 when the top bit of the first byte is set. */
+function numeric(buf: Buffer, start: number, end: number): number {
+  if (buf[start]! & 0x80) {
+    let n = buf[start]! & 0x7f;
+    for (let i = start + 1; i < end; i++) n = n * 256 + buf[i]!;
+    return n;
+  }
+  const text = cString(buf, start, end).trim();
+  return text === '' ? 0 : parseInt(text, 8);
+}
+
+function checksumOk(h: Buffer): boolean {
+  let sum = 0;
+  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : h[i]!;
+  return sum === numeric(h, 148, 156);
+}
+
+/** `len key=value\n` records of a pax extended header. */
+function paxRecords(data: Buffer): Map<string, string> {
+  const out = new Map<string, string>();
+  let i = 0;
+  while (i < data.length) {
+    const space = data.indexOf(0x20, i);
+    if (space < 0) break;
+    const len = parseInt(data.toString('utf8', i, space), 10);
+    if (!(len > 0)) break;
+    const record = data.toString('utf8', space + 1, i + len - 1);
+    const eq = record.indexOf('=');
+    if (eq > 0) out.set(record.slice(0, eq), record.slice(eq + 1));
+    i += len;
+  }
+  return out;
+}
+
+/**
+ * Entry name → where its bytes are, for the regular files of a tar. Only the headers are read (the reader
+ * seeks past file data), so indexing a large archive costs one small read per entry. Names are normalised
+ * (`./` and leading `/` dropped). Understands ustar, pax (`path`, `size`) and GNU long names.
+ */
 export async function indexTar(file: string): Promise<Map<string, Span>> {
   const entries = new Map<string, Span>();
-  const ex = tarExtract();
-  ex.on('entry', (header: Header & { byteOffset?: number }, stream, next) => {
-    if ((header.type === 'file' || header.type === 'contiguous-file') && header.byteOffset !== undefined) {
-      const name = posix.normalize(header.name.replace(/^(\.\/|\/)+/, ''));
-      entries.set(name, { offset: header.byteOffset, size: header.size ?? 0 });
+  const fh = await open(file, 'r');
+  try {
+    const total = (await fh.stat()).size;
+    const header = Buffer.alloc(BLOCK);
+    let offset = 0;
+    let longName: string | undefined;
+    let pax = new Map<string, string>();
+    const readData = async (at: number, size: number): Promise<Buffer> => {
+      if (size > 1024 * 1024) throw new Error(`an extended header at offset ${at} is too large (${size} bytes)`);
+      const buf = Buffer.alloc(size);
+      const { bytesRead } = await fh.read(buf, 0, size, at);
+      if (bytesRead !== size) throw new Error(`truncated at offset ${at}`);
+      return buf;
+    };
+    while (offset + BLOCK <= total) {
+      const { bytesRead } = await fh.read(header, 0, BLOCK, offset);
+      if (bytesRead !== BLOCK) throw new Error(`truncated header at offset ${offset}`);
+      if (header.every((b) => b === 0)) break; // end-of-archive marker
+      if (!checksumOk(header)) throw new Error(`bad tar header checksum at offset ${offset}`);
+      const type = String.fromCharCode(header[156]!);
+      let size = numeric(header, 124, 136);
+      const data = offset + BLOCK;
+      const next = () => data + Math.ceil(size / BLOCK) * BLOCK;
+      if (type === 'x' || type === 'g') {
+        const records = paxRecords(await readData(data, size));
+        if (type === 'x') pax = records;
+        offset = next();
+        continue;
+      }
+      if (type === 'L') {
+        longName = cString(await readData(data, size), 0, size);
+        offset = next();
+        continue;
+      }
+      if (type === 'K') {
+        offset = next();
+        continue;
+      }
+      const magic = header.toString('latin1', 257, 263);
+      let name = cString(header, 0, 100);
+      const prefix = magic === 'ustar\0' ? cString(header, 345, 500) : '';
+      if (prefix) name = `${prefix}/${name}`;
+      if (longName !== undefined) name = longName;
+      if (pax.has('path')) name = pax.get('path')!;
+      if (pax.has('size')) size = parseInt(pax.get('size')!, 10);
+      longName = undefined;
+      pax = new Map();
+      if (type === '0' || type === '\0' || type === '7') {
+        if (data + size > total) throw new Error(`${name} is truncated`);
+        entries.set(posix.normalize(name.replace(/^(\.\/|\/)+/, '')), { offset: data, size });
+      }
+      offset = next();
     }
-    stream.on('end', () => next());
-    stream.resume();
-  });
-  await new Promise<void>((resolve, reject) => {
-    const input = createReadStream(file);
-    input.on('error', reject);
-    ex.on('error', reject);
-    ex.on('finish', resolve);
-    input.pipe(ex);
-  });
+  } finally {
+    await fh.close();
+  }
   return entries;
 }
 
