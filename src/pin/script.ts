@@ -33,6 +33,8 @@ export interface Assignment {
   op: string;
   /** The variable named inside ${…} (should be `name`). */
   paramName: string | undefined;
+  /** Offset of the assignment (NAME, or `${` for the colon form) in the line. */
+  at: number;
   /** Offsets (in the line's text) of the replaceable value, inside any quotes. */
   start: number;
   end: number;
@@ -57,6 +59,8 @@ export interface ParsedScript {
   assignments: Assignment[];
   /** Every variable name assigned anywhere in the code (not in comments), with its first line. */
   assignedNames: Map<string, number>;
+  /** Assignments at a command position, recognised as pins or not (see unmanagedPins). */
+  commandAssignments: CommandAssignment[];
   /** Index of the `# BEGIN osimage pins` / `# END osimage pins` lines, when present. */
   block: { begin: number; end: number } | undefined;
 }
@@ -258,6 +262,7 @@ function parseCommandStart(text: string, index: number): Assignment[] {
     paramName: w.paramName,
     start: w.start,
     end: w.stop,
+    at: from,
     raw: text.slice(from, w.end),
     value: w.value,
     problem: w.problem ?? (shape !== 'value' && w.paramName !== name ? `it defaults from \${${w.paramName}}, not \${${name}}` : undefined),
@@ -316,10 +321,29 @@ interface LexState {
   heredoc: { delim: string; strip: boolean } | undefined;
 }
 
-/** Follow quotes, comments, continuation lines and here-documents through one line; collect assigned names. */
-function lexLine(text: string, index: number, st: LexState, names: Map<string, number>): void {
+/** An assignment at a command position (where the shell really assigns), found by the lexer. */
+export interface CommandAssignment {
+  name: string;
+  line: number;
+  index: number;
+  /** Offset of NAME in the line. */
+  at: number;
+}
+
+/** Words after which the next word is still at a command position. */
+const KEYWORDS = new Set(['then', 'do', 'else', 'elif', 'if', 'while', 'until', '!', '{', '}', 'time']);
+/** Builtins whose NAME=value arguments are assignments. */
+const DECLARATIONS = new Set(['export', 'readonly', 'declare', 'typeset', 'local']);
+
+/**
+ * Follow quotes, comments, continuation lines and here-documents through one line. Collects every
+ * `NAME=` at a word start (for misspelling checks) and, separately, those at a command position.
+ */
+function lexLine(text: string, index: number, st: LexState, names: Map<string, number>, cmd: CommandAssignment[]): void {
   let i = 0;
   let wordStart = !st.quote;
+  let atCommand = !st.quote && !st.continued;
+  let declArgs = false;
   st.continued = false;
   while (i < text.length) {
     const c = text[i]!;
@@ -337,6 +361,27 @@ function lexLine(text: string, index: number, st: LexState, names: Map<string, n
       i++;
       continue;
     }
+    if (c === '#' && wordStart) break;
+    if (/[\s;&|()]/.test(c)) {
+      if (/[;&|()]/.test(c)) {
+        atCommand = true;
+        declArgs = false;
+      }
+      wordStart = true;
+      i++;
+      continue;
+    }
+    if (wordStart) {
+      const m = NAME_EQ.exec(text.slice(i));
+      if (m) {
+        if (!names.has(m[1]!)) names.set(m[1]!, index + 1);
+        if (atCommand || declArgs) cmd.push({ name: m[1]!, line: index + 1, index, at: i });
+      } else if (atCommand) {
+        const word = /^[^\s;&|()]*/.exec(text.slice(i))![0];
+        if (DECLARATIONS.has(word)) declArgs = true;
+        if (!KEYWORDS.has(word)) atCommand = false;
+      }
+    }
     if (c === '\\') {
       if (i + 1 >= text.length) st.continued = true;
       i += 2;
@@ -347,12 +392,6 @@ function lexLine(text: string, index: number, st: LexState, names: Map<string, n
       st.quote = c;
       i++;
       wordStart = false;
-      continue;
-    }
-    if (c === '#' && wordStart) break;
-    if (/[\s;&|()]/.test(c)) {
-      wordStart = true;
-      i++;
       continue;
     }
     if (text.startsWith('<<', i) && text[i + 2] !== '<') {
@@ -369,10 +408,6 @@ function lexLine(text: string, index: number, st: LexState, names: Map<string, n
         continue;
       }
     }
-    if (wordStart) {
-      const m = NAME_EQ.exec(text.slice(i));
-      if (m && !names.has(m[1]!)) names.set(m[1]!, index + 1);
-    }
     wordStart = false;
     i++;
   }
@@ -383,6 +418,7 @@ export function parseScript(text: string): ParsedScript {
   const eol = lines[0]?.eol || '\n';
   const assignments: Assignment[] = [];
   const assignedNames = new Map<string, number>();
+  const commandAssignments: CommandAssignment[] = [];
   const st: LexState = { quote: null, continued: false, pending: [], heredoc: undefined };
   let begin: number | undefined;
   let end: number | undefined;
@@ -398,10 +434,34 @@ export function parseScript(text: string): ParsedScript {
       if (END_RE.test(line.text) && begin !== undefined && end === undefined) end = index;
       assignments.push(...parseCommandStart(line.text, index));
     }
-    lexLine(line.text, index, st, assignedNames);
+    lexLine(line.text, index, st, assignedNames, commandAssignments);
     if (!st.quote && !st.continued && st.pending.length > 0) st.heredoc = st.pending.shift();
   });
-  return { lines, eol, assignments, assignedNames, block: begin !== undefined && end !== undefined ? { begin, end } : undefined };
+  return { lines, eol, assignments, assignedNames, commandAssignments, block: begin !== undefined && end !== undefined ? { begin, end } : undefined };
+}
+
+/**
+ * Assignments of a pin variable at a command position that are not pins osimage can edit: a prefix
+ * for one command (`VAR=v make`), one after another command on the line (`if x; then VAR=v; fi`), or
+ * with readonly/declare/local. Editing the others (or adding a block) would leave these in force.
+ */
+export function unmanagedPins(parsed: ParsedScript, name: PinVar): CommandAssignment[] {
+  return parsed.commandAssignments.filter(
+    (c) => c.name === name && !parsed.assignments.some((a) => a.name === name && a.index === c.index && a.at === c.at),
+  );
+}
+
+const FORMS_HINT = 'put it on a line of its own as VAR=v, export VAR=v, VAR="${VAR:-v}" or : "${VAR:=v}"';
+
+function assertManaged(parsed: ParsedScript, file: string, name: PinVar, verb: string): void {
+  const u = unmanagedPins(parsed, name)[0];
+  if (u) {
+    throw new PinScriptError(
+      file,
+      u.line,
+      `cannot ${verb} ${name}: it is assigned here only for one command, after another command on the line, or in a declaration osimage does not edit; ${FORMS_HINT}`,
+    );
+  }
 }
 
 /** A pin as the script states it. */
@@ -418,6 +478,7 @@ export type ScriptPins = Partial<Record<PinVar, PinValue>>;
 export function readPins(parsed: ParsedScript, file: string): ScriptPins {
   const pins: ScriptPins = {};
   for (const name of PIN_VARS) {
+    assertManaged(parsed, file, name, 'read');
     const all = parsed.assignments.filter((a) => a.name === name);
     for (const a of all) {
       if (a.problem || a.value === undefined) {
@@ -498,6 +559,7 @@ export function editPins(text: string, values: PinValues, file: string): ScriptE
   const replacements = new Map<number, Array<{ start: number; stop: number; text: string }>>();
   let template: Template | undefined;
   for (const name of PIN_VARS) {
+    assertManaged(parsed, file, name, 'edit');
     for (const a of parsed.assignments.filter((x) => x.name === name)) {
       if (a.problem) throw new PinScriptError(file, a.line, `cannot edit ${name}: ${a.problem}: ${a.raw}`);
       template ??= a;

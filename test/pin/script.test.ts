@@ -167,7 +167,7 @@ describe('editPins: absent variables', () => {
       'RHCOS_DEFAULT_CHANNEL=in-a-string"',
       'echo \\',
       '  RHCOS_BASE_URL=an-argument',
-      'RHCOS_BUILD_NAME=only-for-make make',
+      'make RHCOS_BUILD_NAME=a-make-variable',
       '',
     ].join('\n');
     const parsed = parseScript(before);
@@ -175,6 +175,22 @@ describe('editPins: absent variables', () => {
     const e = editPins(before, V, 'r.sh');
     expect(e.added).toEqual(['RHCOS_BUILD_NAME', 'RHCOS_DEFAULT_CHANNEL', 'RHCOS_BASE_URL']);
     expect(e.text.endsWith(before.split('\n').slice(1).join('\n'))).toBe(true);
+  });
+
+  it('refuses pins assigned where editing others would leave them in force', () => {
+    const cases: Array<[string, number]> = [
+      ['RHCOS_BUILD_NAME=1\nRHCOS_BUILD_NAME=only-for-make make\n', 2],
+      ['RHCOS_BUILD_NAME=1\nif [ -n "$CI" ]; then RHCOS_BUILD_NAME=2; fi\n', 2],
+      ['readonly RHCOS_BUILD_NAME=1\n', 1],
+      ['set -e; RHCOS_BUILD_NAME=1\n', 1],
+      ['export A=1 && declare -x RHCOS_BUILD_NAME=1\n', 1],
+    ];
+    for (const [text, line] of cases) {
+      expect(() => editPins(text, V, 'r.sh'), text).toThrow(new RegExp(`^r\\.sh:${line}: cannot edit RHCOS_BUILD_NAME: it is assigned here only for one command`));
+      expect(() => readPins(parseScript(text), 'r.sh'), text).toThrow(PinScriptError);
+    }
+    // The same names as arguments, in strings or in comments are not assignments.
+    expect(editPins('echo RHCOS_BUILD_NAME=1 "; RHCOS_BUILD_NAME=2"  # ; RHCOS_BUILD_NAME=3\n', V, 'r.sh').added).toHaveLength(3);
   });
 
   it('creates a minimal script for a new file', async () => {
