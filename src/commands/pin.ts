@@ -23,7 +23,8 @@ Which build is pinned (without --check):
 Editing FILE:
   Assignments at the start of a line are edited in place in any of these forms, keeping the form,
   the quoting and every other byte: VAR=v, export VAR=v, VAR="\${VAR:-v}", export VAR="\${VAR:-v}",
-  : "\${VAR:=v}". Absent variables are added in one "# BEGIN osimage pins" block after the shebang
+  : "\${VAR:=v}" (a pin set only for one command, after another command on a line, or with
+  readonly/declare/local is refused). Absent variables go in one "# BEGIN osimage pins" block after the shebang
   and leading comments. A missing FILE is created (mode 0755). Values that cannot be written safely
   in the assignment's form are refused. FILE and --meta are written atomically, together or not at all.
 
