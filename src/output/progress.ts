@@ -11,8 +11,11 @@ export interface Progress {
 
 const NOOP: Progress = { update: () => undefined, done: () => undefined };
 
-function mib(n: number): string {
-  return (n / 1024 / 1024).toFixed(1);
+/** `done/total unit`, in KiB below a MiB and MiB above. */
+function sizes(done: number, total: number): string {
+  const scale = Math.max(done, total) < 1024 * 1024 ? { div: 1024, unit: 'KiB' } : { div: 1024 * 1024, unit: 'MiB' };
+  const f = (n: number) => (n / scale.div).toFixed(1);
+  return total > 0 ? `${f(done)}/${f(total)} ${scale.unit}` : `${f(done)} ${scale.unit}`;
 }
 
 export function progressBar(stream: NodeJS.WriteStream = process.stderr, env: NodeJS.ProcessEnv = process.env): Progress {
@@ -29,8 +32,7 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr, env: No
       const frac = total > 0 ? Math.min(1, done / total) : 0;
       const filled = Math.round(frac * width);
       const short = digest.replace(/^sha256:/, '').slice(0, 12);
-      const size = total > 0 ? `${mib(done)}/${mib(total)} MiB` : `${mib(done)} MiB`;
-      stream.write(`\r\x1b[K${short} [${'='.repeat(filled)}${' '.repeat(width - filled)}] ${Math.round(frac * 100)}% ${size}`);
+      stream.write(`\r\x1b[K${short} [${'='.repeat(filled)}${' '.repeat(width - filled)}] ${Math.round(frac * 100)}% ${sizes(done, total)}`);
       shown = true;
     },
     done() {

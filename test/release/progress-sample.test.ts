@@ -4,7 +4,8 @@
 import { describe, expect, test } from 'vitest';
 import { progressBar } from '../../src/output/progress.js';
 import { tabwrite } from '../../src/output/release-view.js';
-import { osimage } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { BIN, REPO, osimage } from '../helpers/cli.js';
 
 function sink(isTTY: boolean): NodeJS.WriteStream & { text: string } {
   const s = { isTTY, text: '', write(chunk: string) { s.text += chunk; return true; } };
@@ -17,6 +18,9 @@ describe('progress bar', () => {
     const p = progressBar(s, {});
     p.update(`sha256:${'ab'.repeat(32)}`, 512 * 1024, 1024 * 1024);
     expect(s.text).toBe(`\r\x1b[Kabababababab [${'='.repeat(15)}${' '.repeat(15)}] 50% 0.5/1.0 MiB`);
+    const small = sink(true);
+    progressBar(small, {}).update('sha256:0123456789abcdef', 1536, 1536);
+    expect(small.text).toBe(`\r\x1b[K0123456789ab [${'='.repeat(30)}] 100% 1.5/1.5 KiB`);
     p.done();
     expect(s.text.endsWith('\r\x1b[K')).toBe(true);
   });
@@ -29,6 +33,21 @@ describe('progress bar', () => {
       p.done();
       expect(s.text).toBe('');
     }
+  });
+});
+
+const hasScript = await execa('script', ['--version'], { reject: false }).then((r) => r.exitCode === 0, () => false);
+
+describe.skipIf(!hasScript)('on a real terminal (util-linux script gives the CLI a TTY)', () => {
+  test('blob downloads draw a bar on stderr, cleared before the answer', async () => {
+    const r = await execa('script', ['-qec', `${BIN} release info --image-for cli oci-archive:hack/sample/release.oci-archive`, '/dev/null'], {
+      cwd: REPO,
+      reject: false,
+      env: { NO_COLOR: '1', TERM: 'xterm' },
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/\r\x1b\[K[0-9a-f]{12} \[=+\] 100% [0-9.]+\/[0-9.]+ KiB/);
+    expect(r.stdout).toMatch(/\r\x1b\[Kquay\.io\/openshift-release-dev\/ocp-v4\.0-art-dev@sha256:1{64}\r?$/);
   });
 });
 
