@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { OsimageError, describe } from '../errors.js';
 import { writeFilesAtomic, type AtomicWrite } from '../files/atomic.js';
 import { resolveBuild, type ResolvedBuild } from '../rhcos/resolve.js';
@@ -27,14 +27,28 @@ export interface LayeredSettings {
   notes: string[];
 }
 
-/** Read a text file; undefined when it does not exist. */
+/**
+ * Read a UTF-8 text file exactly (a byte-order mark is kept); undefined when it does not exist. Bytes
+ * that are not UTF-8 are an error rather than being replaced, since every other byte must survive an edit.
+ */
 export async function readText(path: string): Promise<string | undefined> {
+  let data: Buffer;
   try {
-    return await readFile(path, 'utf8');
+    data = await readFile(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new OsimageError(`cannot read ${path}: ${describe(err)}`);
   }
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(data);
+  } catch {
+    throw new OsimageError(`${path} is not UTF-8 text; osimage only edits UTF-8 files`);
+  }
+}
+
+/** Where to write `path`: the file a symlink points to (so the link survives), else the path itself. */
+async function writeTarget(path: string): Promise<string> {
+  return realpath(path).catch(() => path);
 }
 
 /**
@@ -195,8 +209,15 @@ export async function planPin(req: PinRequest): Promise<PinPlan> {
 /** Write the changed files all together or not at all; a new script gets mode 0755. Returns what was written. */
 export async function applyPlan(plan: Pick<PinPlan, 'script' | 'meta'>): Promise<string[]> {
   const writes: AtomicWrite[] = [];
-  if (plan.script.changed) writes.push({ path: plan.script.path, data: plan.script.after, mode: 0o755 });
-  if (plan.meta?.changed) writes.push({ path: plan.meta.path, data: plan.meta.after, mode: 0o644 });
+  const written: string[] = [];
+  if (plan.script.changed) {
+    writes.push({ path: await writeTarget(plan.script.path), data: plan.script.after, mode: 0o755 });
+    written.push(plan.script.path);
+  }
+  if (plan.meta?.changed) {
+    writes.push({ path: await writeTarget(plan.meta.path), data: plan.meta.after, mode: 0o644 });
+    written.push(plan.meta.path);
+  }
   if (writes.length > 0) await writeFilesAtomic(writes);
-  return writes.map((w) => w.path);
+  return written;
 }
