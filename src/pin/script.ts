@@ -309,8 +309,9 @@ function parseCommandStart(text: string, index: number): Assignment[] {
     if (i === before && i < text.length && !isTerminator(text[i])) break;
   }
   const rest = text.slice(i);
-  const ends = rest === '' || /^(#|;|&&|\|\||&|\)|\}|$)/.test(rest) || /^(then|fi|do|done)\b/.test(rest);
-  if (!exported && !ends) return []; // `VAR=v cmd`: only cmd sees VAR
+  // `VAR=v cmd`: only cmd sees VAR; `VAR=v &` / `VAR=v | cmd` assign in a subshell.
+  const ends = rest === '' || /^(#|;|&&|\|\||\}|$)/.test(rest) || /^(then|fi|do|done)\b/.test(rest);
+  if (!ends) return [];
   return found;
 }
 

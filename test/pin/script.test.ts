@@ -184,6 +184,8 @@ describe('editPins: absent variables', () => {
       ['readonly RHCOS_BUILD_NAME=1\n', 1],
       ['set -e; RHCOS_BUILD_NAME=1\n', 1],
       ['export A=1 && declare -x RHCOS_BUILD_NAME=1\n', 1],
+      ['RHCOS_BUILD_NAME=1 &\n', 1],
+      ['export RHCOS_BUILD_NAME=1 | cat\n', 1],
     ];
     for (const [text, line] of cases) {
       expect(() => editPins(text, V, 'r.sh'), text).toThrow(new RegExp(`^r\\.sh:${line}: cannot edit RHCOS_BUILD_NAME: it is assigned here only for one command`));
