@@ -27,6 +27,7 @@ export interface ReleaseInfo {
   digest: string;
   /** The manifest list's digest, when the reference named a list. */
   listDigest?: string;
+  /** The image config (empty when only image-references was asked for). */
   config: ImageConfig;
   /** `linux/amd64`, or `multi (linux/arm64)` for a list. */
   platform: string;
@@ -63,12 +64,15 @@ const MANIFEST_EXT = new Set(['.yaml', '.yml', '.json']);
 export async function loadReleaseInfo(image: string, source: ImageSource, opts: LoadOptions = {}): Promise<ReleaseInfo> {
   const resolved = await resolveImage(source, opts.filterByOs);
   const manifest = resolved.manifest.parsed;
-  const configBytes = await readConfig(source, manifest.config);
-  let config: ImageConfig;
-  try {
-    config = JSON.parse(configBytes.toString('utf8')) as ImageConfig;
-  } catch {
-    throw new OsimageError(`the image configuration of ${source.name} is not valid JSON`);
+  // The config gives Created and OS/Arch; a query that needs only image-references does not fetch it.
+  let config: ImageConfig = {};
+  if (!opts.referencesOnly) {
+    const configBytes = await readConfig(source, manifest.config);
+    try {
+      config = JSON.parse(configBytes.toString('utf8')) as ImageConfig;
+    } catch {
+      throw new OsimageError(`the image configuration of ${source.name} is not valid JSON`);
+    }
   }
 
   let rawRefs: Buffer | undefined;

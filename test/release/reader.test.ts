@@ -160,6 +160,8 @@ describe('stopping early', () => {
     expect(src.blobsOpened).toContain(digests[2]);
     expect(src.blobsOpened).not.toContain(digests[1]);
     expect(src.blobsOpened).not.toContain(digests[0]);
+    // Nor is the config: --image-for needs neither Created nor OS/Arch.
+    expect(src.blobsOpened).toEqual([digests[2]]);
   });
 
   test('image-references in a middle layer: the bottom layer is not opened; a full listing reads every layer', async () => {
