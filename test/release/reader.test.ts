@@ -283,3 +283,27 @@ describe('layer formats', () => {
     expect(seen).not.toContain('abs.yaml');
   });
 });
+
+describe('registry-client.md §7.11, on folders (zstd replaced by gzip: zstd layers are not supported)', () => {
+  test('flatten, get-file without fetching the bottom layer, deleted in layer 2 (../ names: see the unsafe-entry tests)', async () => {
+    const img = await image([
+      { entries: [{ name: 'etc/a', data: 'old' }, { name: 'etc/b', data: 'b' }, { name: 'dir/x', data: 'x' }] },
+      { entries: [whiteout('etc/a'), opaque('dir'), { name: 'dir/y', data: 'y' }] },
+      { entries: [{ name: 'etc/a', data: 'new' }], compression: 'none' },
+    ]);
+    const src = await open(img);
+    const { manifest } = await resolveImage(src);
+    const flat = new Map<string, string>();
+    for (const folder of ['etc', 'dir']) {
+      await walkLayers(src, manifest.parsed, { folder, onFile: (f) => void flat.set(`${folder}/${f.path}`, f.data.toString()) });
+    }
+    expect(Object.fromEntries(flat)).toEqual({ 'etc/a': 'new', 'etc/b': 'b', 'dir/y': 'y' });
+    const fresh = await open(img);
+    const a = await findFile(fresh, manifest.parsed, 'etc', 'a');
+    expect(a?.data.toString()).toBe('new');
+    expect(fresh.blobsOpened).toEqual([layerDigests(img)[2]]);
+    const x = await open(img);
+    expect(await findFile(x, manifest.parsed, 'dir', 'x')).toBeUndefined();
+    expect(x.blobsOpened).not.toContain(layerDigests(img)[0]);
+  });
+});
