@@ -246,12 +246,20 @@ export async function readLayer(
     };
 
     ex.on('entry', (header, stream, next) => {
+      // The extract stream reports a broken tar; the entry stream gets the same error, already handled.
+      stream.on('error', () => undefined);
       if (stopping || settled) return;
       const take = handlers.wants(header);
       if (!take) {
         stream.on('end', () => next());
         stream.resume();
-        const action = handlers.onEntry(header, undefined);
+        let action: EntryAction;
+        try {
+          action = handlers.onEntry(header, undefined);
+        } catch (err) {
+          fail(err, 'cannot read');
+          return;
+        }
         if (action === 'stop') stopEarly();
         return;
       }

@@ -251,6 +251,24 @@ describe('layer formats', () => {
     await expect(loadReleaseInfo('x', await open(img))).rejects.toThrow(new RegExp(`layer ${layer.descriptor.digest} of oci:.* is zstd-compressed`));
   });
 
+  test('a layer that is gzip-magic followed by garbage is an error naming the layer', async () => {
+    const junk = Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0x00]), Buffer.alloc(100, 0x41)]);
+    const { sha256Digest } = await import('../../src/registry/verify.js');
+    const layer = { bytes: junk, diffId: sha256Digest(junk), descriptor: { mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: sha256Digest(junk), size: junk.length } };
+    const img = buildImage({ layers: [layer] });
+    await expect(loadReleaseInfo('x', await open(img))).rejects.toThrow(new RegExp(`^cannot decompress layer ${layer.descriptor.digest} of oci:`));
+  });
+
+  test('a tar cut off in the middle is an error, not a partial answer', async () => {
+    const { tarBytes } = await import('../../src/release/build-layer.js');
+    const { sha256Digest } = await import('../../src/registry/verify.js');
+    const full = await tarBytes([...releaseEntries(), { name: 'release-manifests/zz.yaml', data: 'z'.repeat(5000) }]);
+    const cut = full.subarray(0, full.length - 4096);
+    const layer = { bytes: cut, diffId: sha256Digest(cut), descriptor: { mediaType: 'application/vnd.oci.image.layer.v1.tar', digest: sha256Digest(cut), size: cut.length } };
+    const img = buildImage({ layers: [layer] });
+    await expect(loadReleaseInfo('x', await open(img))).rejects.toThrow(/^cannot read the tar of layer sha256:[a-f0-9]{64} of oci:.*: Unexpected end of data$/);
+  });
+
   test('an image without layers has no image-references', async () => {
     const img = buildImage({ layers: [] });
     await expect(loadReleaseInfo('x', await open(img))).rejects.toThrow('release image did not contain an image-references file');
