@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseMappings } from '../../src/release/new/mappings.js';
-import { componentVersions, replaceImageReferences, replaceVersions } from '../../src/release/new/substitute.js';
+import { referencedVersions, replaceImageReferences, replaceVersions } from '../../src/release/new/substitute.js';
 import { payloadName } from '../../src/release/new/naming.js';
 import { checkManifest } from '../../src/release/new/check.js';
 import { releaseMetadata } from '../../src/release/new/metadata.js';
@@ -37,23 +37,23 @@ describe('replacement rule', () => {
 });
 
 describe('versions', () => {
-  const comps = componentVersions([
-    { name: 'machine-os-content', annotations: { 'io.openshift.build.versions': 'machine-os=413.92.1' } },
+  const comps = referencedVersions([
+    { name: 'machine-os-content', annotations: { 'io.openshift.build.versions': 'machine-os=413.92.1-0' } },
     { name: 'hyperkube', annotations: { 'io.openshift.build.versions': 'kubernetes=1.26.3,kubectl=1.26.3' } },
   ]);
   it('replaces the snapshot version and component versions', () => {
-    expect(replaceVersions('version: 0.0.1-snapshot\nos: 0.0.1-snapshot-machine-os\n', '4.99.0+build.5', comps, 'f')).toBe('version: 4.99.0\nos: 413.92.1\n');
+    expect(replaceVersions('version: 0.0.1-snapshot\nos: 0.0.1-snapshot-machine-os\n', '4.99.0+build.5', comps, 'f')).toBe('version: 4.99.0\nos: 413.92.1-0\n');
   });
   it('names an unknown component', () => {
     expect(() => replaceVersions('v: 0.0.1-snapshot-nope', '4.99.0', comps, 'op/a.yaml')).toThrow('op/a.yaml: unknown version reference "nope"');
   });
   it('refuses inconsistent versions', () => {
     expect(() =>
-      componentVersions([
-        { name: 'a', annotations: { 'io.openshift.build.versions': 'kubernetes=1.1' } },
-        { name: 'b', annotations: { 'io.openshift.build.versions': 'kubernetes=1.2' } },
+      referencedVersions([
+        { name: 'a', annotations: { 'io.openshift.build.versions': 'kubernetes=1.1.0' } },
+        { name: 'b', annotations: { 'io.openshift.build.versions': 'kubernetes=1.2.0' } },
       ]),
-    ).toThrow('the version for "kubernetes" is inconsistent across the referenced images: 1.1 (a), 1.2 (b)');
+    ).toThrow('the version for "kubernetes" is inconsistent across the referenced images: 1.1.0 (a), 1.2.0 (b)');
   });
 });
 

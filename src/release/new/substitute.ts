@@ -1,4 +1,5 @@
 import { OsimageError } from '../../errors.js';
+import { ANNOTATION_VERSIONS, parseComponentVersions, type TagReference } from '../references.js';
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -18,20 +19,28 @@ export function replaceImageReferences(data: string, replacements: ReadonlyMap<s
   return data.replace(re, (_all, pre: string, source: string) => `${pre}${replacements.get(source)}`);
 }
 
-/** Component versions from the `io.openshift.build.versions` annotations (`k=v,k2=v2`) of the images. */
-export function componentVersions(tags: Array<{ name: string; annotations?: Record<string, string> }>): Map<string, { version: string; tags: string[] }> {
+/**
+ * Component versions of the images a payload references (their `io.openshift.build.versions`
+ * annotations), for `0.0.1-snapshot-<component>`. Unlike `release info`, which warns, two images that
+ * disagree on a component are an error here, as in `oc adm release new`.
+ */
+export function referencedVersions(tags: TagReference[]): Map<string, { version: string; tags: string[] }> {
   const out = new Map<string, { version: string; tags: string[] }>();
   const conflicts = new Map<string, string[]>();
   for (const t of tags) {
-    const raw = t.annotations?.['io.openshift.build.versions'];
-    if (!raw) continue;
-    for (const part of raw.split(',')) {
-      const [k, v] = part.split('=').map((s) => s.trim());
-      if (!k || !v) continue;
+    const label = t.annotations?.[ANNOTATION_VERSIONS];
+    if (!label) continue;
+    let parsed;
+    try {
+      parsed = parseComponentVersions(label);
+    } catch (err) {
+      throw new OsimageError(`image ${JSON.stringify(t.name)}: ${(err as Error).message}`);
+    }
+    for (const [k, { version }] of parsed) {
       const had = out.get(k);
-      if (!had) out.set(k, { version: v, tags: [t.name] });
-      else if (had.version === v) had.tags.push(t.name);
-      else conflicts.set(k, [...(conflicts.get(k) ?? [`${had.version} (${had.tags.join(', ')})`]), `${v} (${t.name})`]);
+      if (!had) out.set(k, { version, tags: [t.name] });
+      else if (had.version === version) had.tags.push(t.name);
+      else conflicts.set(k, [...(conflicts.get(k) ?? [`${had.version} (${had.tags.join(', ')})`]), `${version} (${t.name})`]);
     }
   }
   for (const [k, list] of conflicts) {

@@ -1,0 +1,225 @@
+/**
+ * `release new --from-dir`: turn a folder of operator manifests plus input images into the files of a
+ * release payload, as `oc adm release new` does. Pure of output: returns the files and what it decided.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { OsimageError, describe } from '../../errors.js';
+import { checkOperators, type OperatorReferences, type Problem } from '../../payload/check.js';
+import { parseImageReferences, type ImageStream, type TagReference } from '../references.js';
+import { checkManifest, isManifestFile } from './check.js';
+import type { Mapping } from './mappings.js';
+import { manifestVersion, type ReleaseMetadata } from './metadata.js';
+import { payloadName } from './naming.js';
+import { referencedVersions, replaceImageReferences, replaceVersions } from './substitute.js';
+
+export const IMAGE_REFERENCES = 'image-references';
+export const RELEASE_METADATA = 'release-metadata';
+/** The tag oc uses as the payload's base image by default; never pruned. */
+export const BASE_TAG = 'cluster-version-operator';
+export const OVERRIDE_ANNOTATION = 'io.openshift.release.override';
+
+export interface AssembleOptions {
+  fromDir: string;
+  metadata: ReleaseMetadata;
+  mappings: Mapping[];
+  /** RFC 3339; becomes the ImageStream's creationTimestamp. */
+  created: string;
+  allowMissingImages?: boolean;
+  skipManifestCheck?: boolean;
+  /** Extra tags kept even when no operator references them. */
+  include?: string[];
+}
+
+export interface PayloadFile {
+  /** Name inside release-manifests/. */
+  name: string;
+  data: Buffer;
+  /** `<operator>/<file>` it came from, or undefined for the generated metadata files. */
+  source?: string;
+}
+
+export interface AssembledPayload {
+  /** image-references first, then release-metadata, then manifests in operator and file order. */
+  files: PayloadFile[];
+  imageStream: ImageStream;
+  operators: string[];
+  kept: string[];
+  pruned: string[];
+  /** Things to tell the user on stderr (`info: …`). */
+  notes: string[];
+}
+
+/** Missing input images, all at once, each in oc's words. */
+export class MissingImagesError extends OsimageError {
+  readonly problems: Problem[];
+  constructor(problems: Problem[]) {
+    super(problems.map((p) => p.message).join('; '));
+    this.name = 'MissingImagesError';
+    this.problems = problems;
+  }
+}
+
+async function readInputs(fromDir: string): Promise<ImageStream> {
+  const file = join(fromDir, IMAGE_REFERENCES);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { kind: 'ImageStream', apiVersion: 'image.openshift.io/v1', metadata: {}, spec: { tags: [] } };
+    }
+    throw new OsimageError(`cannot read ${file}: ${describe(err)}`);
+  }
+  try {
+    return parseImageReferences(bytes);
+  } catch (err) {
+    throw new OsimageError(`could not parse images: ${file}: ${(err as Error).message.replace('unrecognized image-references in release payload', 'invalid kind/apiVersion')}`);
+  }
+}
+
+/** Input tags with the mappings applied: an override replaces the pullspec, clears annotations and marks it. */
+function applyMappings(inputs: TagReference[], mappings: Mapping[]): TagReference[] {
+  const byName = new Map(inputs.map((t) => [t.name, t]));
+  for (const m of mappings) {
+    byName.set(m.source, { name: m.source, annotations: { [OVERRIDE_ANNOTATION]: 'true' }, from: { kind: 'DockerImage', name: m.target } });
+  }
+  return [...byName.values()];
+}
+
+async function listOperators(fromDir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(fromDir, { withFileTypes: true });
+  } catch (err) {
+    throw new OsimageError(`cannot read --from-dir ${fromDir}: ${describe(err)}`);
+  }
+  return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+}
+
+async function operatorReferences(fromDir: string, operator: string): Promise<{ refs: OperatorReferences; stream?: ImageStream; files: string[] }> {
+  const folder = join(fromDir, operator);
+  const entries = await readdir(folder, { withFileTypes: true });
+  const files = entries.filter((e) => e.isFile() && e.name !== IMAGE_REFERENCES).map((e) => e.name).sort();
+  const symlinks = entries.filter((e) => e.isSymbolicLink());
+  if (symlinks.length) throw new OsimageError(`${folder}: symbolic links are not copied into a payload: ${symlinks.map((s) => s.name).join(', ')}`);
+  const refFile = join(folder, IMAGE_REFERENCES);
+  let stream: ImageStream | undefined;
+  try {
+    if ((await stat(refFile)).isFile()) stream = parseImageReferences(await readFile(refFile));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new OsimageError(`operator ${JSON.stringify(operator)} contained an invalid image-references file: ${(err as Error).message}`);
+    }
+  }
+  const refs: OperatorReferences = {
+    operator,
+    file: stream ? refFile : undefined,
+    references: stream
+      ? { tags: (stream.spec.tags ?? []).map((t) => ({ name: t.name, ...(t.from ? { from: { kind: t.from.kind ?? '', name: t.from.name ?? '' } } : {}) })) }
+      : undefined,
+    manifests: files.filter(isManifestFile).length,
+  };
+  return { refs, ...(stream ? { stream } : {}), files };
+}
+
+/** The image-references oc writes: ImageStream JSON, 2-space indent, tags sorted by name, no final newline. */
+export function serializeImageReferences(name: string, created: string, tags: TagReference[]): Buffer {
+  const sorted = [...tags].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const doc = {
+    kind: 'ImageStream',
+    apiVersion: 'image.openshift.io/v1',
+    metadata: { name, creationTimestamp: created },
+    spec: {
+      lookupPolicy: { local: false },
+      tags: sorted.map((t) => ({
+        name: t.name,
+        annotations: t.annotations ?? null,
+        from: { kind: 'DockerImage', name: t.from?.name ?? '' },
+        generation: null,
+        importPolicy: {},
+        referencePolicy: { type: '' },
+      })),
+    },
+    status: { dockerImageRepository: '' },
+  };
+  return Buffer.from(JSON.stringify(doc, null, 2));
+}
+
+export function serializeReleaseMetadata(md: ReleaseMetadata): Buffer {
+  return Buffer.from(JSON.stringify(md));
+}
+
+export async function assemblePayload(opts: AssembleOptions): Promise<AssembledPayload> {
+  const inputStream = await readInputs(opts.fromDir);
+  const inputs = applyMappings(inputStream.spec.tags ?? [], opts.mappings);
+  const inputByName = new Map(inputs.map((t) => [t.name, t]));
+  const operators = await listOperators(opts.fromDir);
+  if (operators.length === 0) throw new OsimageError(`--from-dir ${opts.fromDir} holds no operator folders`);
+  const ops = await Promise.all(operators.map((o) => operatorReferences(opts.fromDir, o)));
+
+  const check = checkOperators(
+    ops.map((o) => o.refs),
+    { tags: inputs.map((t) => ({ name: t.name, ...(t.from ? { from: { kind: t.from.kind ?? '', name: t.from.name ?? '' } } : {}) })) },
+  );
+  const fatal = check.problems.filter((p) => !(opts.allowMissingImages && p.kind === 'missing-tag'));
+  if (fatal.length) throw new MissingImagesError(fatal);
+  const notes: string[] = [];
+  for (const p of check.problems.filter((p) => p.kind === 'missing-tag')) {
+    notes.push(`Image file ${JSON.stringify(`${p.operator}/${IMAGE_REFERENCES}`)} referenced an image ${JSON.stringify(p.tag)} that is not part of the input images, skipping`);
+  }
+
+  const version = manifestVersion(opts.metadata);
+  const components = referencedVersions(inputs);
+  const taken = new Set<string>([IMAGE_REFERENCES, RELEASE_METADATA]);
+  const referenced = new Set<string>();
+  const manifests: PayloadFile[] = [];
+  for (const op of ops) {
+    const replacements = new Map<string, string>();
+    for (const tag of op.stream?.spec.tags ?? []) {
+      const source = tag.from?.kind === 'DockerImage' ? tag.from.name : undefined;
+      const input = inputByName.get(tag.name);
+      const target = input?.from?.kind === 'DockerImage' ? input.from.name : undefined;
+      if (!source || !target) continue;
+      referenced.add(tag.name);
+      replacements.set(source, target);
+    }
+    for (const file of op.files) {
+      const label = `${op.refs.operator}/${file}`;
+      const raw = await readFile(join(opts.fromDir, op.refs.operator, file));
+      let data = raw;
+      const text = raw.toString('utf8');
+      if (Buffer.from(text, 'utf8').equals(raw)) {
+        const replaced = replaceVersions(replaceImageReferences(text, replacements), version, components, label);
+        data = Buffer.from(replaced, 'utf8');
+        if (!opts.skipManifestCheck && isManifestFile(file)) checkManifest(label, replaced);
+      } else if (!opts.skipManifestCheck && isManifestFile(file)) {
+        throw new OsimageError(`${label}: invalid YAML/JSON: not UTF-8 text`);
+      }
+      manifests.push({ name: payloadName(op.refs.operator, file, taken), data, source: label });
+    }
+  }
+
+  const keep = new Set([...referenced, ...(opts.include ?? [])]);
+  if (inputByName.has(BASE_TAG)) keep.add(BASE_TAG);
+  for (const t of opts.include ?? []) {
+    if (!inputByName.has(t)) throw new OsimageError(`--include: no input image tag named ${JSON.stringify(t)}`);
+  }
+  const kept = inputs.filter((t) => keep.has(t.name));
+  const pruned = inputs.filter((t) => !keep.has(t.name)).map((t) => t.name).sort();
+  notes.push(`Included ${kept.length} images from ${ops.filter((o) => o.stream).length} input operators into the release`);
+
+  const imageStream: ImageStream = JSON.parse(serializeImageReferences(opts.metadata.version, opts.created, kept).toString()) as ImageStream;
+  return {
+    files: [
+      { name: IMAGE_REFERENCES, data: serializeImageReferences(opts.metadata.version, opts.created, kept) },
+      { name: RELEASE_METADATA, data: serializeReleaseMetadata(opts.metadata) },
+      ...manifests,
+    ],
+    imageStream,
+    operators,
+    kept: kept.map((t) => t.name).sort(),
+    pruned,
+    notes,
+  };
+}
