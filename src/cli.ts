@@ -32,6 +32,13 @@ function commandName(argv: string[]): string | undefined {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // `osimage ... | head`: a closed pipe ends the process quietly, as other Unix tools do.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
   const { Command, CommanderError } = await import('commander');
   const program = new Command('osimage')
     .description('The OS image (RHCOS) of an OpenShift release, from build to payload.')

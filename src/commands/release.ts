@@ -1,15 +1,8 @@
 import { Command, Option } from 'commander';
 import { OsimageError, UsageError } from '../errors.js';
-import type { SourceOptions } from '../registry/types.js';
 import { examples } from './options.js';
-
-interface RegistryOptionValues {
-  registryConfig?: string;
-  insecure?: boolean;
-  certificateAuthority?: string;
-  skipVerification?: boolean;
-  filterByOs?: string;
-}
+import { addRegistryOptions, sourceOptions, type RegistryOptionValues } from './registry-options.js';
+import { newCommand } from './release-new.js';
 
 interface InfoOptions extends RegistryOptionValues {
   imageFor?: string;
@@ -22,36 +15,6 @@ interface InfoOptions extends RegistryOptionValues {
 interface ExtractOptions extends RegistryOptionValues {
   file?: string;
   to?: string;
-}
-
-/** The registry and image-selection flags oc's release commands take. */
-function addRegistryOptions(cmd: Command): Command {
-  return cmd
-    .option('-a, --registry-config <file>', 'auth file for the registry (containers auth.json or docker config.json)')
-    .option('--insecure', 'allow plain HTTP and unverified TLS for the registry')
-    .option('--certificate-authority <file>', 'CA bundle to trust for the registry')
-    .option('--skip-verification', 'warn instead of failing when content does not match its digest')
-    .option('--filter-by-os <regex>', 'pick this os/arch[/variant] from a manifest list (default linux/amd64)');
-}
-
-/** SourceOptions from the flags; warnings and progress go to stderr. */
-async function sourceOptions(o: RegistryOptionValues, state: { verificationFailed: boolean }) {
-  const { warn } = await import('../output/terminal.js');
-  const { progressBar } = await import('../output/progress.js');
-  const progress = progressBar();
-  const opts: SourceOptions = {
-    ...(o.registryConfig !== undefined ? { registryConfig: o.registryConfig } : {}),
-    ...(o.insecure ? { insecure: true } : {}),
-    ...(o.certificateAuthority !== undefined ? { caFile: o.certificateAuthority } : {}),
-    ...(o.skipVerification ? { skipVerification: true } : {}),
-    onWarning: (m: string) => {
-      progress.done();
-      if (/mismatch/.test(m)) state.verificationFailed = true;
-      warn(m);
-    },
-    onProgress: (digest: string, done: number, total: number) => progress.update(digest, done, total),
-  };
-  return { opts, progress };
 }
 
 const REFERENCE_HELP = 'IMAGE is a registry reference (quay.io/ns/release:tag or @sha256:…), oci:DIR[:TAG] or oci-archive:FILE[:TAG].';
@@ -165,7 +128,8 @@ function extractCommand(): Command {
 
 export function command(): Command {
   return new Command('release')
-    .description('Read release payload images: info, extract.')
+    .description('Release payload images: info, extract, new.')
     .addCommand(infoCommand())
-    .addCommand(extractCommand());
+    .addCommand(extractCommand())
+    .addCommand(newCommand());
 }

@@ -71,10 +71,24 @@ async function readInputs(fromDir: string): Promise<ImageStream> {
     }
     throw new OsimageError(`cannot read ${file}: ${describe(err)}`);
   }
+  let stream: ImageStream;
   try {
-    return parseImageReferences(bytes);
+    stream = parseImageReferences(bytes);
   } catch (err) {
     throw new OsimageError(`could not parse images: ${file}: ${(err as Error).message.replace('unrecognized image-references in release payload', 'invalid kind/apiVersion')}`);
+  }
+  checkAnnotations(stream, file);
+  return stream;
+}
+
+/** Annotations are strings; YAML turns an unquoted commit id or `true` into something else. */
+function checkAnnotations(stream: ImageStream, file: string): void {
+  for (const t of stream.spec.tags ?? []) {
+    for (const [k, v] of Object.entries(t.annotations ?? {})) {
+      if (typeof v !== 'string') {
+        throw new OsimageError(`${file}: tag ${JSON.stringify(t.name)}: annotation ${k} is not a string (${JSON.stringify(v)}); quote it`);
+      }
+    }
   }
 }
 
@@ -209,14 +223,14 @@ export async function assemblePayload(opts: AssembleOptions): Promise<AssembledP
   const pruned = inputs.filter((t) => !keep.has(t.name)).map((t) => t.name).sort();
   notes.push(`Included ${kept.length} images from ${ops.filter((o) => o.stream).length} input operators into the release`);
 
-  const imageStream: ImageStream = JSON.parse(serializeImageReferences(opts.metadata.version, opts.created, kept).toString()) as ImageStream;
+  const references = serializeImageReferences(opts.metadata.version, opts.created, kept);
   return {
     files: [
-      { name: IMAGE_REFERENCES, data: serializeImageReferences(opts.metadata.version, opts.created, kept) },
+      { name: IMAGE_REFERENCES, data: references },
       { name: RELEASE_METADATA, data: serializeReleaseMetadata(opts.metadata) },
       ...manifests,
     ],
-    imageStream,
+    imageStream: parseImageReferences(references),
     operators,
     kept: kept.map((t) => t.name).sort(),
     pruned,
