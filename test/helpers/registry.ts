@@ -9,21 +9,23 @@
  *   issuer, audience = service, exp/nbf, and a chain to the bundle).
  *
  * The registry's own log goes to a file; `logs()` returns it so a failing test can print it.
- * hack/ensure-registry.sh installs the binaries (npm test runs it first).
+ * hack/ensure-registry.sh installs the binaries (npm test runs it first). Starting and stopping the process
+ * is hack/lib/registry-server.mjs, shared with the benchmarks (hack/bench); this file adds the auth modes.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createPrivateKey, createSign, randomBytes, type KeyObject } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach } from 'vitest';
+import { REGISTRY_BIN, freePort, startRegistryServer, type RegistryServer } from '../../hack/lib/registry-server.mjs';
 
 const run = promisify(execFile);
 
-export const REGISTRY_BIN = process.env.OSIMAGE_TEST_REGISTRY_BIN ?? '/usr/bin/docker-registry';
+export { REGISTRY_BIN, freePort };
 
 export type RegistryMode = 'open' | 'htpasswd' | 'token';
 
@@ -71,15 +73,6 @@ export interface TestRegistry {
   /** The registry's log so far. */
   logs(): Promise<string>;
   stop(): Promise<void>;
-}
-
-/** A free TCP port on 127.0.0.1 (the registry needs an explicit address). */
-export async function freePort(): Promise<number> {
-  const srv = createNetServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
 
 const b64url = (b: Buffer | string) => Buffer.from(b).toString('base64url');
@@ -223,55 +216,12 @@ async function startTokenServer(dir: string, users: Record<string, string>, anon
   };
 }
 
-function configYaml(opts: { port: number; dataDir: string; auth: string }): string {
-  return [
-    'version: 0.1',
-    'log:',
-    '  level: info',
-    '  formatter: text',
-    'storage:',
-    '  filesystem:',
-    `    rootdirectory: ${JSON.stringify(opts.dataDir)}`,
-    '  delete:',
-    '    enabled: true',
-    '  maintenance:',
-    '    uploadpurging:',
-    '      enabled: false',
-    'http:',
-    `  addr: 127.0.0.1:${opts.port}`,
-    `  secret: ${randomBytes(16).toString('hex')}`,
-    opts.auth,
-    '',
-  ].join('\n');
-}
-
-async function waitReady(url: string, child: ChildProcess, logFile: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  let exited: number | null = null;
-  child.once('exit', (code) => {
-    exited = code ?? -1;
-  });
-  while (Date.now() < deadline) {
-    if (exited !== null) throw new Error(`docker-registry exited (${exited}) during startup:\n${await readFile(logFile, 'utf8').catch(() => '')}`);
-    try {
-      const res = await fetch(`${url}/v2/`);
-      await res.arrayBuffer();
-      if (res.status === 200 || res.status === 401) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`docker-registry did not answer on ${url} within 20 s:\n${await readFile(logFile, 'utf8').catch(() => '')}`);
-}
-
 /** Start a registry; stop it in afterAll. */
 export async function startRegistry(opts: StartOptions = {}): Promise<TestRegistry> {
   const mode = opts.mode ?? 'open';
   const users = opts.users ?? { alice: 'wonderland' };
   const dir = await mkdtemp(join(tmpdir(), 'osimage-registry-'));
   const dataDir = join(dir, 'data');
-  const logFile = join(dir, 'registry.log');
   let token: (TokenServer & { certPath: string; issuer: string }) | undefined;
   let auth = '';
   if (mode === 'htpasswd') {
@@ -295,49 +245,29 @@ export async function startRegistry(opts: StartOptions = {}): Promise<TestRegist
     ].join('\n');
   }
 
-  let lastErr: unknown;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const port = await freePort();
-    const configPath = join(dir, 'config.yml');
-    await writeFile(configPath, configYaml({ port, dataDir, auth }));
-    const { openSync, closeSync } = await import('node:fs');
-    const fd = openSync(logFile, 'a');
-    const child = spawn(REGISTRY_BIN, ['serve', configPath], { stdio: ['ignore', fd, fd] });
-    closeSync(fd);
-    const url = `http://127.0.0.1:${port}`;
-    try {
-      await waitReady(url, child, logFile);
-    } catch (err) {
-      lastErr = err;
-      child.kill('SIGKILL');
-      if (/address already in use/.test(String(err))) continue;
-      await token?.close();
-      throw err;
-    }
-    const stop = async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise<void>((r) => child.once('exit', () => r()));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        await exited;
-        clearTimeout(timer);
-      }
-      await token?.close();
-      await rm(dir, { recursive: true, force: true });
-    };
-    return {
-      mode,
-      url,
-      host: `127.0.0.1:${port}`,
-      users,
-      dir,
-      ...(token ? { token } : {}),
-      logs: () => readFile(logFile, 'utf8').catch(() => ''),
-      stop,
-    };
+  let server: RegistryServer;
+  try {
+    server = await startRegistryServer({ dir, dataDir, auth });
+  } catch (err) {
+    await token?.close();
+    await rm(dir, { recursive: true, force: true });
+    throw err;
   }
-  await token?.close();
-  throw lastErr;
+  const stop = async () => {
+    await server.stop();
+    await token?.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  return {
+    mode,
+    url: server.url,
+    host: server.host,
+    users,
+    dir,
+    ...(token ? { token } : {}),
+    logs: server.logs,
+    stop,
+  };
 }
 
 /** An auth file (containers auth.json format) for the given host and user. */
