@@ -14,6 +14,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command:
   release: { summary: 'read release payload images: info, extract', load: () => import('./commands/release.js') },
   pin: { summary: 'pin an RHCOS build in a release script (and metadata snapshot); --check verifies pins', load: () => import('./commands/pin.js') },
   promote: { summary: 'test the newest RHCOS build with a command and pin it only if the test passes', load: () => import('./commands/promote.js') },
+  verify: { summary: "check that a release payload ships the pinned bootimage's OS image (bootimage/payload drift)", load: () => import('./commands/verify.js') },
 };
 
 function version(): string {
