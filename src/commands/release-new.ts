@@ -88,12 +88,9 @@ export function newCommand(): Command {
       }
       const mappings = parseMappings(mappingArgs, mappingFile);
       const metadata = releaseMetadata({ name: o.name, previous: o.previous, next: o.next, ...(o.metadata !== undefined ? { metadataJson: o.metadata } : {}) });
-      let toImageRef: { registry: string; repository: string; tag?: string } | undefined;
       if (o.toImage !== undefined) {
         const { parseReference } = await import('../registry/reference.js');
-        const ref = parseReference(o.toImage).reference;
-        if (ref.digest) throw new UsageError('--to-image may only point to a repository or tag, not a digest');
-        toImageRef = ref;
+        if (parseReference(o.toImage).reference.digest) throw new UsageError('--to-image may only point to a repository or tag, not a digest');
       }
 
       let payload;
@@ -151,7 +148,9 @@ export function newCommand(): Command {
           name = `oci-archive:${o.toFile}:${tag}`;
         } else {
           const { pushRelease } = await import('../release/new/output.js');
-          const target = toImageRef!.tag ? o.toImage! : `${o.toImage}:${tag}`;
+          // A tag the user typed (the parser fills in `latest` when there is none) wins; else the version.
+          const typedTag = /:[^/]+$/.test(o.toImage!);
+          const target = typedTag ? o.toImage! : `${o.toImage}:${tag}`;
           digest = await pushRelease(image, target, baseSource, {
             ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}),
             ...(opts.insecure ? { insecure: true } : {}),

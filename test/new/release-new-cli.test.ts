@@ -1,0 +1,248 @@
+/**
+ * `release new` through the built binary, offline: --to-dir and --to-file, read back with release info
+ * and release extract; oc's errors for missing images, bad mappings and bad manifests.
+ */
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { osimage } from '../helpers/cli.js';
+import { tempDir, type Temp } from '../helpers/oci-builder.js';
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/release-new/payload', import.meta.url));
+const A = 'a'.repeat(64);
+const B = 'b'.repeat(64);
+const MOC = `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${B}`;
+let tmp: Temp;
+
+beforeAll(async () => {
+  tmp = await tempDir('osimage-new-');
+});
+afterAll(async () => tmp.cleanup());
+
+/** A fresh copy of the fixture payload folder that a test may change. */
+async function payloadCopy(name: string, opts: { osVersion?: boolean } = {}): Promise<string> {
+  const dir = join(tmp.dir, name);
+  await cp(FIXTURE, dir, { recursive: true });
+  if (opts.osVersion === false) {
+    // An override clears the tag's annotations, so machine-os has no version to substitute.
+    const file = join(dir, 'machine-config-operator', 'deployment.yaml');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace(/        - name: OS_VERSION\n          value: 0\.0\.1-snapshot-machine-os\n/, ''));
+  }
+  return dir;
+}
+
+describe('release new --to-dir', () => {
+  let out: string;
+  let run: Awaited<ReturnType<typeof osimage>>;
+  beforeAll(async () => {
+    out = join(tmp.dir, 'flat');
+    run = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.0', '--previous', '4.98.1,4.98.0', '--to-dir', out]);
+  });
+
+  it('succeeds and says what it kept', () => {
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toContain('info: Included 3 images from 1 input operators into the release');
+    expect(run.stdout).toBe('');
+  });
+
+  it('names files as oc does', async () => {
+    expect((await readdir(out)).sort()).toEqual([
+      '0000_00_cluster-version-operator_03_deployment.yaml',
+      '0000_30_machine-config-operator_05_osimageurl.yaml',
+      '0000_50_machine-config-operator_deployment.yaml',
+      'image-references',
+      'release-metadata',
+    ]);
+  });
+
+  it('substitutes pullspecs (placeholder and source repository with a tag) and versions', async () => {
+    const cm = await readFile(join(out, '0000_30_machine-config-operator_05_osimageurl.yaml'), 'utf8');
+    expect(cm).toContain(`osImageURL: "${MOC}"`);
+    expect(cm).toContain('releaseVersion: 4.99.0');
+    const deploy = await readFile(join(out, '0000_50_machine-config-operator_deployment.yaml'), 'utf8');
+    expect(deploy).toContain(`image: quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${A}\n`);
+    expect(deploy).toContain('value: 4.99.0\n');
+    expect(deploy).toContain('value: 413.92.202305231734-0\n');
+    expect(deploy).not.toContain('0.0.1-snapshot');
+  });
+
+  it('writes image-references as 2-space JSON without a final newline, tags sorted, unreferenced tags pruned', async () => {
+    const text = await readFile(join(out, 'image-references'), 'utf8');
+    expect(text.endsWith('}')).toBe(true);
+    const is = JSON.parse(text);
+    expect(JSON.stringify(is, null, 2)).toBe(text);
+    expect(is.metadata.name).toBe('4.99.0');
+    expect(is.spec.tags.map((t: { name: string }) => t.name)).toEqual(['cluster-version-operator', 'machine-config-operator', 'machine-os-content']);
+    expect(is.spec.tags[2]).toMatchObject({ from: { kind: 'DockerImage', name: MOC }, generation: null, importPolicy: {}, referencePolicy: { type: '' } });
+  });
+
+  it('writes release-metadata as cincinnati-metadata-v0', async () => {
+    expect(JSON.parse(await readFile(join(out, 'release-metadata'), 'utf8'))).toEqual({
+      kind: 'cincinnati-metadata-v0',
+      version: '4.99.0',
+      previous: ['4.98.0', '4.98.1'],
+    });
+  });
+});
+
+describe('release new --to-file', () => {
+  it('is reproducible and reads back with release info and extract', async () => {
+    const f1 = join(tmp.dir, 'r1.tar');
+    const f2 = join(tmp.dir, 'r2.tar');
+    const a = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.0', '--to-file', f1]);
+    const b = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.0', '--to-file', f2]);
+    expect(a.exitCode).toBe(0);
+    expect(a.stdout).toMatch(/^sha256:[0-9a-f]{64} 4\.99\.0 1970-01-01T00:00:00Z$/);
+    expect(b.stdout).toBe(a.stdout);
+    expect(await readFile(f1)).toEqual(await readFile(f2));
+
+    const digest = a.stdout.split(' ')[0];
+    const info = await osimage(['release', 'info', `oci-archive:${f1}:4.99.0`, '-o', 'json']);
+    expect(info.exitCode).toBe(0);
+    const j = JSON.parse(info.stdout);
+    expect(j.digest).toBe(digest);
+    expect(j.config.config.Labels).toEqual({ 'io.openshift.release': '4.99.0' });
+
+    const pull = await osimage(['release', 'info', '--image-for', 'machine-os-content', `oci-archive:${f1}:4.99.0`]);
+    expect(pull.stdout).toBe(MOC);
+
+    const dir = join(tmp.dir, 'flat-for-compare');
+    await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.0', '--to-dir', dir]);
+    const extracted = await osimage(['release', 'extract', `oci-archive:${f1}:4.99.0`, '--file', 'image-references']);
+    expect(extracted.stdout).toBe(await readFile(join(dir, 'image-references'), 'utf8'));
+  });
+
+  it('another time or version gives another digest', async () => {
+    const a = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.0', '--to-file', join(tmp.dir, 't1.tar'), '--created', '2026-01-02T03:04:05Z']);
+    const b = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.1', '--to-file', join(tmp.dir, 't2.tar'), '--created', '2026-01-02T03:04:05Z']);
+    const c = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.0', '--to-file', join(tmp.dir, 't3.tar')], { env: { SOURCE_DATE_EPOCH: '1767323045' } });
+    expect(a.stdout).toMatch(/ 4\.99\.0 2026-01-02T03:04:05Z$/);
+    expect(c.stdout).toMatch(/ 4\.99\.0 2026-01-02T03:04:05Z$/);
+    expect(c.stdout.split(' ')[0]).toBe(a.stdout.split(' ')[0]);
+    expect(b.stdout.split(' ')[0]).not.toBe(a.stdout.split(' ')[0]);
+  });
+});
+
+describe("the seed's case: machine-os-content referenced by the MCO", () => {
+  it('fails in oc\'s words when the inputs lack it, reporting every missing tag at once', async () => {
+    const dir = await payloadCopy('missing', { osVersion: false });
+    const refs = await readFile(join(dir, 'image-references'), 'utf8');
+    await writeFile(join(dir, 'image-references'), refs.replace(/  - name: machine-os-content[\s\S]*?(?=  - name: cluster-version-operator)/, ''));
+    await mkdir(join(dir, 'other-operator'));
+    await writeFile(
+      join(dir, 'other-operator', 'image-references'),
+      'kind: ImageStream\napiVersion: image.openshift.io/v1\nspec:\n  tags:\n  - name: other\n    from:\n      kind: DockerImage\n      name: quay.io/openshift/origin-other\n',
+    );
+    const out = join(tmp.dir, 'missing-out');
+    const r = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--to-dir', out]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.split('\n')).toEqual([
+      'error: operator "machine-config-operator" contained an invalid image-references file: no input image tag named "machine-os-content"',
+      'error: operator "other-operator" contained an invalid image-references file: no input image tag named "other"',
+    ]);
+    await expect(readdir(out)).rejects.toThrow();
+
+    const mapped = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--to-dir', out, `machine-os-content=${MOC}`, 'other=reg.example/other@sha256:' + 'e'.repeat(64)]);
+    expect(mapped.exitCode).toBe(0);
+    const is = JSON.parse(await readFile(join(out, 'image-references'), 'utf8'));
+    const moc = is.spec.tags.find((t: { name: string }) => t.name === 'machine-os-content');
+    expect(moc).toMatchObject({ annotations: { 'io.openshift.release.override': 'true' }, from: { name: MOC } });
+    expect(await readFile(join(out, '0000_30_machine-config-operator_05_osimageurl.yaml'), 'utf8')).toContain(MOC);
+  });
+
+  it('--allow-missing-images leaves the reference unchanged', async () => {
+    const dir = await payloadCopy('allow', { osVersion: false });
+    const refs = await readFile(join(dir, 'image-references'), 'utf8');
+    await writeFile(join(dir, 'image-references'), refs.replace(/  - name: machine-os-content[\s\S]*?(?=  - name: cluster-version-operator)/, ''));
+    const out = join(tmp.dir, 'allow-out');
+    const r = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--allow-missing-images', '--to-dir', out]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('referenced an image "machine-os-content" that is not part of the input images, skipping');
+    expect(await readFile(join(out, '0000_30_machine-config-operator_05_osimageurl.yaml'), 'utf8')).toContain(
+      'placeholder.url.oc.will.replace.this.org/placeholdernamespace:machine-os-content',
+    );
+  });
+
+  it('a mapping file overrides an input, and its errors name the file and line', async () => {
+    const map = join(tmp.dir, 'map.txt');
+    const other = `reg.example/os@sha256:${'f'.repeat(64)}`;
+    await writeFile(map, `# overrides\nmachine-os-content=${other}\n`);
+    const out = join(tmp.dir, 'mapfile-out');
+    const cleared = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.0', '--mapping-file', map, '--to-dir', out]);
+    expect(cleared.exitCode).toBe(1);
+    expect(cleared.stderr).toBe('error: machine-config-operator/deployment.yaml: unknown version reference "machine-os"');
+    const dir = await payloadCopy('mapfile', { osVersion: false });
+    const r = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--mapping-file', map, '--to-dir', out]);
+    expect(r.exitCode).toBe(0);
+    expect(await readFile(join(out, '0000_30_machine-config-operator_05_osimageurl.yaml'), 'utf8')).toContain(other);
+
+    await writeFile(map, `machine-os-content=${other}\nnot-a-mapping\n`);
+    const bad = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.0', '--mapping-file', map, '--to-dir', out]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toBe(`error: file ${map}, line 2: all arguments must be valid SRC=DST mappings`);
+
+    await writeFile(map, `machine-os-content=${other}\n`);
+    const dup = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.0', '--mapping-file', map, `machine-os-content=${MOC}`, '--to-dir', out]);
+    expect(dup.stderr).toBe(`error: file ${map}, line 1: each source tag may only be specified once: machine-os-content`);
+  });
+});
+
+describe('release new errors', () => {
+  const base = ['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.0'];
+  it.each([
+    [[], 'error: give exactly one of --to-image, --to-file and --to-dir'],
+    [['--to-dir', '/tmp/x', '--to-file', '/tmp/y'], 'error: give exactly one of --to-image, --to-file and --to-dir'],
+    [['--to-image', `127.0.0.1:1/ocp/release@sha256:${A}`], 'error: --to-image may only point to a repository or tag, not a digest'],
+    [['--to-dir', '/tmp/x', 'nonsense'], 'error: all arguments must be valid SRC=DST mappings'],
+    [['--to-dir', '/tmp/x', '--metadata', '[1]'], 'error: --metadata must be a JSON object'],
+  ])('%j is a usage error', async (extra, message) => {
+    const r = await osimage([...base, ...extra]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(message);
+  });
+
+  it('a version that is not semver is a usage error', async () => {
+    const r = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', 'four', '--to-dir', join(tmp.dir, 'x')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^error: --name: "four" is not a semantic version$/);
+  });
+
+  it('a manifest that is not a Kubernetes object names the file', async () => {
+    const dir = await payloadCopy('badmanifest');
+    await writeFile(join(dir, 'machine-config-operator', 'notes.yaml'), 'just: data\n');
+    const r = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--to-dir', join(tmp.dir, 'bad-out')]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^error: machine-config-operator\/notes\.yaml: manifests must contain Kubernetes API objects with 'kind' and 'apiVersion' set/);
+    const skipped = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--skip-manifest-check', '--to-dir', join(tmp.dir, 'bad-out')]);
+    expect(skipped.exitCode).toBe(0);
+  });
+
+  it('an input image-references that is not an ImageStream', async () => {
+    const dir = await payloadCopy('badinput');
+    await writeFile(join(dir, 'image-references'), 'kind: ConfigMap\napiVersion: v1\n');
+    const r = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--to-dir', join(tmp.dir, 'x2')]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(`error: could not parse images: ${join(dir, 'image-references')}: invalid kind/apiVersion`);
+  });
+
+  it('an unquoted annotation that YAML reads as a number', async () => {
+    const dir = await payloadCopy('badannotation');
+    const refs = await readFile(join(dir, 'image-references'), 'utf8');
+    await writeFile(join(dir, 'image-references'), refs.replace('"1111111111111111111111111111111111111111"', '1111111111111111111111111111111111111111'));
+    const r = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--to-dir', join(tmp.dir, 'x3')]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/annotation io\.openshift\.build\.commit\.id is not a string .*quote it$/);
+  });
+
+  it('file names that collide get _2', async () => {
+    const dir = await payloadCopy('collide');
+    await cp(join(dir, 'cluster-version-operator'), join(dir, 'zz-operator'), { recursive: true });
+    const out = join(tmp.dir, 'collide-out');
+    const r = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--to-dir', out]);
+    expect(r.exitCode).toBe(0);
+    expect(await readdir(out)).toContain('0000_00_cluster-version-operator_03_deployment_2.yaml');
+    await rm(out, { recursive: true });
+  });
+});
