@@ -9,6 +9,7 @@ interface InfoOptions extends RegistryOptionValues {
   pullspecs?: boolean;
   commits?: boolean;
   commitUrls?: boolean;
+  changesFrom?: string;
   output?: 'json' | 'name' | 'pullspec' | 'digest';
 }
 
@@ -27,6 +28,7 @@ function infoCommand(): Command {
     .option('--pullspecs', 'show each image\'s pull spec instead of its digest')
     .option('--commits', 'show the source repository and commit of each image')
     .option('--commit-urls', 'show a link to the source commit of each image')
+    .option('--changes-from <old>', 'show what changed from release OLD to IMAGE: machine-os, component versions, images (text or -o json)')
     .addOption(new Option('-o, --output <format>', 'output format: json, name, pullspec, digest').choices(['json', 'name', 'pullspec', 'digest']))
     .addHelpText(
       'after',
@@ -36,9 +38,11 @@ function infoCommand(): Command {
         'osimage release info oci:./layout:4.13.1 --pullspecs',
         'osimage release info -a ~/pull-secret.json REGISTRY/ocp/release@sha256:… -o json',
         'osimage release info --filter-by-os linux/arm64 quay.io/openshift-release-dev/ocp-release:4.16.0-multi',
+        'osimage release info --changes-from quay.io/openshift-release-dev/ocp-release:4.13.0-x86_64 quay.io/openshift-release-dev/ocp-release:4.13.1-x86_64',
       ]),
     )
     .action(async (image: string, o: InfoOptions) => {
+      if (o.changesFrom !== undefined) return changesFrom(o.changesFrom, image, o);
       const views = [o.imageFor !== undefined, o.commits, o.commitUrls, o.pullspecs].filter(Boolean).length;
       if (views > 1) throw new UsageError('only one of --commits, --commit-urls, --pullspecs, --contents, --size, --verify may be specified');
       if (o.imageFor !== undefined && o.output !== undefined) throw new UsageError('--output and --image-for may not both be specified');
@@ -81,6 +85,49 @@ function infoCommand(): Command {
         await source.close();
       }
     });
+}
+
+/** `--changes-from OLD NEW`: a diff of two releases. Only the text view and -o json apply to it. */
+async function changesFrom(oldImage: string, newImage: string, o: InfoOptions): Promise<void> {
+  const conflicts = [
+    o.imageFor !== undefined ? '--image-for' : undefined,
+    o.pullspecs ? '--pullspecs' : undefined,
+    o.commits ? '--commits' : undefined,
+    o.commitUrls ? '--commit-urls' : undefined,
+    o.output !== undefined && o.output !== 'json' ? `--output ${o.output}` : undefined,
+  ].filter((c): c is string => c !== undefined);
+  if (conflicts.length > 0) throw new UsageError(`--changes-from may not be combined with ${conflicts.join(', ')} (it shows a diff as text or -o json)`);
+  if (oldImage === '') throw new UsageError('--changes-from: the image is empty');
+  const { openImage } = await import('../registry/open.js');
+  const { loadReleaseInfo } = await import('../release/info.js');
+  const { diffReleases } = await import('../release/diff.js');
+  const view = await import('../output/release-diff-view.js');
+  const { out, warn } = await import('../output/terminal.js');
+  const state = { verificationFailed: false };
+  const { opts, progress } = await sourceOptions(o, state);
+  const load = async (ref: string) => {
+    const source = await openImage(ref, opts);
+    try {
+      return await loadReleaseInfo(ref, source, o.filterByOs !== undefined ? { filterByOs: o.filterByOs } : {});
+    } finally {
+      await source.close();
+    }
+  };
+  try {
+    const oldInfo = await load(oldImage);
+    const newInfo = await load(newImage);
+    progress.done();
+    if (state.verificationFailed) warn('the release image failed content verification and may have been tampered with');
+    const diff = diffReleases(oldInfo, newInfo);
+    if (o.output === 'json') {
+      const { json } = await import('../output/format.js');
+      out(json(view.diffJson(diff)));
+      return;
+    }
+    out(view.renderDiff(diff));
+  } finally {
+    progress.done();
+  }
 }
 
 function extractCommand(): Command {
