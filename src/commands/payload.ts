@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
+import { addRegistryOptions, sourceOptions, type RegistryOptionValues } from './registry-options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -182,28 +183,43 @@ function mergeCommand(): Command {
     });
 }
 
-interface CheckOptions {
+interface CheckOptions extends RegistryOptionValues {
   dir: string;
-  images: string;
+  images?: string;
+  fromRelease?: string;
   output: 'text' | 'json';
 }
 
 function checkCommand(): Command {
-  return new Command('check')
-    .summary("check operators' image-references against the input images")
-    .description(
-      "Check operator manifests against the input images as oc adm release new would: every tag an operator's image-references names must be an input tag; no source repository twice. Reports every problem at once.",
-    )
-    .requiredOption('--dir <dir>', 'one folder per operator, each with its manifests and its own image-references')
-    .requiredOption('--images <file>', "the input ImageStream (JSON or YAML), e.g. a release's image-references")
+  return addRegistryOptions(
+    new Command('check')
+      .summary("check operators' image-references against the input images")
+      .description(
+        "Check operator manifests against the input images as oc adm release new would: every tag an operator's image-references names must be an input tag; no source repository twice. Reports every problem at once.\n" +
+          'The input images come from an ImageStream file (--images) or from a release image (--from-release: registry, oci: or oci-archive:).',
+      )
+      .requiredOption('--dir <dir>', 'one folder per operator, each with its manifests and its own image-references')
+      .option('--images <file>', "the input ImageStream (JSON or YAML), e.g. a release's image-references")
+      .option('--from-release <image>', "take the input images from this release image's image-references"),
+  )
     .addOption(outputOption(['text', 'json'], 'text'))
-    .addHelpText('after', examples(['osimage payload check --dir operators/ --images release/image-references']))
+    .addHelpText(
+      'after',
+      examples([
+        'osimage payload check --dir operators/ --images release/image-references',
+        'osimage payload check --dir operators/ --from-release quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64',
+        'osimage payload check --dir operators/ --from-release oci-archive:release.tar:4.99.0',
+      ]),
+    )
     .action(async (opts: CheckOptions) => {
-      const { checkPayloadDir } = await import('../payload/check.js');
+      if ((opts.images === undefined) === (opts.fromRelease === undefined)) throw new UsageError('give exactly one of --images and --from-release');
+      const { checkOperators, readInputImages, readOperatorDir } = await import('../payload/check.js');
       const { out, error } = await import('../output/terminal.js');
       const view = await import('../output/payload-view.js');
       const { json } = await import('../output/format.js');
-      const result = await checkPayloadDir(opts.dir, opts.images);
+      const operators = await readOperatorDir(opts.dir);
+      const input = opts.images !== undefined ? await readInputImages(opts.images) : await releaseInputs(opts.fromRelease!, opts);
+      const result = checkOperators(operators, input);
       if (opts.output === 'json') out(json(result));
       else if (result.ok) out(view.checkSummary(result));
       if (!result.ok) {
@@ -212,6 +228,26 @@ function checkCommand(): Command {
         process.exitCode = 1;
       }
     });
+}
+
+/** The input ImageStream of a release image: its release-manifests/image-references, read with an early stop. */
+async function releaseInputs(image: string, o: RegistryOptionValues) {
+  const { openImage } = await import('../registry/open.js');
+  const { loadReleaseInfo } = await import('../release/info.js');
+  const { imageStreamFromObject } = await import('../payload/image-stream.js');
+  const { warn } = await import('../output/terminal.js');
+  const state = { verificationFailed: false };
+  const { opts, progress } = await sourceOptions(o, state);
+  const source = await openImage(image, opts);
+  try {
+    const info = await loadReleaseInfo(image, source, { referencesOnly: true, ...(o.filterByOs !== undefined ? { filterByOs: o.filterByOs } : {}) });
+    progress.done();
+    if (state.verificationFailed) warn('the release image failed content verification and may have been tampered with');
+    return imageStreamFromObject(info.references, `${image} (release-manifests/image-references)`);
+  } finally {
+    progress.done();
+    await source.close();
+  }
 }
 
 interface BootimagesOptions extends SettingsOptionValues {

@@ -71,6 +71,11 @@ describe('release new --to-image', () => {
     const moc = await osimage(['release', 'info', '--insecure', '--image-for', 'machine-os-content', `${reg!.host}/ocp/release:4.99.0`]);
     expect(moc.stdout).toBe(`quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${'b'.repeat(64)}`);
 
+    // payload check reads the input images from the pushed release.
+    const check = await osimage(['payload', 'check', '--insecure', '--dir', FIXTURE, '--from-release', `${reg!.host}/ocp/release:4.99.0`]);
+    expect(check.stdout).toMatch(/all found among 3 input tags$/);
+    expect(check.exitCode).toBe(0);
+
     // The same inputs written to a file give the same image.
     const file = join(tmp.dir, 'same.tar');
     const f = await osimage([...args, '--to-file', file]);
