@@ -21,7 +21,7 @@ export function renderDiff(d: ReleaseDiff): string {
   if (d.components.length > 0) {
     let c = '\nComponent Versions:\n';
     for (const v of d.components) c += `  ${v.component}\t${v.from ?? NONE}\t->\t${v.to ?? NONE}\t${v.displayName}\n`;
-    t += tabwrite(c);
+    t += tabwrite(c).replace(/ +$/gm, '');
   } else {
     t += '\nComponent Versions: unchanged\n';
   }
