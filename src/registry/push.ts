@@ -3,25 +3,14 @@
  * mount, monolithic or chunked uploads streamed from the source, and manifest PUT.
  */
 import { Readable } from 'node:stream';
-import type { Dispatcher } from 'undici';
 import { FetchError, OsimageError, UsageError } from '../errors.js';
 import { statusText, type Response } from '../http/request.js';
-import { defaultRetryPolicy, type RetryPolicy } from '../http/retry.js';
-import { findCredential } from './auth.js';
-import { parseReference, type ImageReference } from './reference.js';
+import { connect, type ConnectOptions } from './connect.js';
+import type { ImageReference } from './reference.js';
 import { RegistryTransport } from './transport.js';
 import { sha256Digest } from './verify.js';
 
-export interface PushOptions {
-  registryConfig?: string;
-  insecure?: boolean;
-  caFile?: string;
-  onWarning?: (message: string) => void;
-  env?: NodeJS.ProcessEnv;
-  home?: string;
-  retry?: RetryPolicy;
-  dispatcher?: Dispatcher;
-}
+export type PushOptions = ConnectOptions;
 
 /** Bytes to push: whole (small: configs, manifests) or a stream opened on demand (layers). */
 export type BlobContent = Buffer | (() => Readable);
@@ -197,24 +186,7 @@ export class RegistryDestination {
 
 /** A push target in a registry; the reference's tag is where pushManifest puts the manifest by default. */
 export async function openPushTarget(ref: string, opts: PushOptions = {}): Promise<RegistryDestination> {
-  const { reference, warnings } = parseReference(ref);
-  for (const w of warnings) opts.onWarning?.(w);
+  const { reference, transport } = await connect(ref, opts);
   if (reference.digest) throw new UsageError(`cannot push to ${ref}: a push target needs a tag, not a digest`);
-  const lookup = await findCredential(reference.registry, reference.repository, {
-    ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}),
-    ...(opts.env ? { env: opts.env } : {}),
-    ...(opts.home ? { home: opts.home } : {}),
-    ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
-  });
-  const transport = new RegistryTransport({
-    registry: reference.registry,
-    apiHost: reference.apiHost,
-    insecure: opts.insecure,
-    caFile: opts.caFile,
-    credential: async () => ({ credential: lookup.credential, ...(lookup.file ? { file: lookup.file } : {}) }),
-    retry: opts.retry ?? defaultRetryPolicy(opts.env),
-    ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
-    ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
-  });
   return new RegistryDestination(reference, transport);
 }

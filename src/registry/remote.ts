@@ -3,12 +3,11 @@
  * (streamed, verified, following redirects without credentials, resumed with Range from the registry URL).
  */
 import { Readable } from 'node:stream';
-import type { Dispatcher } from 'undici';
 import { FetchError, OsimageError, describe } from '../errors.js';
 import { statusText, type Response } from '../http/request.js';
 import { TransientError, defaultRetryPolicy, isTransientNetworkError, type RetryPolicy } from '../http/retry.js';
-import { findCredential, type CredentialLookup } from './auth.js';
-import { parseReference, type ImageReference } from './reference.js';
+import { connect, type ConnectOptions } from './connect.js';
+import type { ImageReference } from './reference.js';
 import { discard, readCapped } from './token.js';
 import { RegistryError, RegistryTransport } from './transport.js';
 import { MEDIA_TYPES, type Descriptor, type FetchedManifest, type ImageIndex, type ImageManifest, type ImageSource, type SourceOptions } from './types.js';
@@ -27,12 +26,7 @@ const SCHEMA1_TYPES: string[] = [MEDIA_TYPES.dockerSchema1, MEDIA_TYPES.dockerSc
 const RESUMABLE_CODES = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'ECONNABORTED']);
 
 /** Options beyond the contract: an environment for auth-file lookup, a retry policy, a pool. */
-export interface RemoteOptions extends SourceOptions {
-  env?: NodeJS.ProcessEnv;
-  home?: string;
-  retry?: RetryPolicy;
-  dispatcher?: Dispatcher;
-}
+export interface RemoteOptions extends SourceOptions, ConnectOptions {}
 
 /** The media type from a Content-Type header, without parameters. */
 export function mediaTypeOf(contentType: string | string[] | undefined): string {
@@ -253,23 +247,6 @@ export class RemoteImageSource implements ImageSource {
  * looked up now, so a bad reference or auth file fails before any request.
  */
 export async function openRemote(ref: string, opts: RemoteOptions = {}): Promise<RemoteImageSource> {
-  const { reference, warnings } = parseReference(ref);
-  for (const w of warnings) opts.onWarning?.(w);
-  const lookup: CredentialLookup = await findCredential(reference.registry, reference.repository, {
-    ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}),
-    ...(opts.env ? { env: opts.env } : {}),
-    ...(opts.home ? { home: opts.home } : {}),
-    ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
-  });
-  const transport = new RegistryTransport({
-    registry: reference.registry,
-    apiHost: reference.apiHost,
-    insecure: opts.insecure,
-    caFile: opts.caFile,
-    credential: async () => ({ credential: lookup.credential, ...(lookup.file ? { file: lookup.file } : {}) }),
-    retry: opts.retry ?? defaultRetryPolicy(opts.env),
-    ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
-    ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
-  });
+  const { reference, transport } = await connect(ref, opts);
   return new RemoteImageSource(reference, transport, opts);
 }

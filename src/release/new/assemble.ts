@@ -6,6 +6,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OsimageError, describe } from '../../errors.js';
 import { checkOperators, type OperatorReferences, type Problem } from '../../payload/check.js';
+import { IMAGE_REFERENCES, RELEASE_METADATA } from '../info.js';
 import { parseImageReferences, type ImageStream, type TagReference } from '../references.js';
 import { checkManifest, isManifestFile } from './check.js';
 import type { Mapping } from './mappings.js';
@@ -13,8 +14,6 @@ import { manifestVersion, type ReleaseMetadata } from './metadata.js';
 import { payloadName } from './naming.js';
 import { referencedVersions, replaceImageReferences, replaceVersions } from './substitute.js';
 
-export const IMAGE_REFERENCES = 'image-references';
-export const RELEASE_METADATA = 'release-metadata';
 /** The tag oc uses as the payload's base image by default; never pruned. */
 export const BASE_TAG = 'cluster-version-operator';
 export const OVERRIDE_ANNOTATION = 'io.openshift.release.override';

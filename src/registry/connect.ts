@@ -1,0 +1,43 @@
+/** A transport for one repository: the reference parsed, its credentials looked up, the stack assembled. */
+import type { Dispatcher } from 'undici';
+import { defaultRetryPolicy, type RetryPolicy } from '../http/retry.js';
+import { findCredential } from './auth.js';
+import { parseReference, type ImageReference } from './reference.js';
+import { RegistryTransport } from './transport.js';
+
+export interface ConnectOptions {
+  registryConfig?: string;
+  insecure?: boolean;
+  caFile?: string;
+  onWarning?: (message: string) => void;
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+  retry?: RetryPolicy;
+  dispatcher?: Dispatcher;
+}
+
+/**
+ * Parse `ref` (its warnings go to onWarning) and look credentials up now, so a bad reference or auth
+ * file fails before any request; then build the transport that will ping, authenticate and retry.
+ */
+export async function connect(ref: string, opts: ConnectOptions = {}): Promise<{ reference: ImageReference; transport: RegistryTransport }> {
+  const { reference, warnings } = parseReference(ref);
+  for (const w of warnings) opts.onWarning?.(w);
+  const lookup = await findCredential(reference.registry, reference.repository, {
+    ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}),
+    ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.home ? { home: opts.home } : {}),
+    ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+  });
+  const transport = new RegistryTransport({
+    registry: reference.registry,
+    apiHost: reference.apiHost,
+    insecure: opts.insecure,
+    caFile: opts.caFile,
+    credential: async () => ({ credential: lookup.credential, ...(lookup.file ? { file: lookup.file } : {}) }),
+    retry: opts.retry ?? defaultRetryPolicy(opts.env),
+    ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+    ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
+  });
+  return { reference, transport };
+}
