@@ -55,7 +55,10 @@ export interface VerifySideJson {
   pullspec: string;
   digest: string | null;
   buildId: string | null;
-  /** `meta.json`, `annotation` (io.openshift.build.versions machine-os=), `labels` (the OS container's config). */
+  /**
+   * `meta.json` (the bootimage's build), `annotation` (the tag's io.openshift.build.versions machine-os=),
+   * `labels` (the OS container's config labels), `digest` (the payload's digest is the bootimage's).
+   */
   buildIdSource: string | null;
 }
 

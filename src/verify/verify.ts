@@ -153,8 +153,12 @@ export async function verify(req: VerifyRequest): Promise<VerifyReport> {
       notes.push(`could not read the OS container ${payload.pullspec} (offline?): ${describe(err)}; its build is unknown`);
     }
   }
-  if (sameDigest && payload.buildId !== undefined && payload.buildId !== bootimage.buildId) {
-    notes.push(`the ${tag} tag's ${ANNOTATION_VERSIONS} says machine-os=${payload.buildId}, but its digest is that of build ${bootimage.buildId}`);
+  const matched = bootimage.digest !== undefined && bootimage.digest === payload.digest; // a tag may have resolved to it
+  if (matched && payload.buildId === undefined) {
+    // The same image as the bootimage's OS container: its build is the bootimage's.
+    payload = { ...payload, buildId: bootimage.buildId, buildIdSource: 'digest' };
+  } else if (matched && payload.buildId !== bootimage.buildId) {
+    notes.push(`the payload's ${payload.buildIdSource} says build ${payload.buildId}, but its digest is that of build ${bootimage.buildId}'s OS container`);
   }
   if (bootimage.digest === undefined) notes.push(`${resolved.metaUrl} gives no oscontainer digest: the bootimage's OS container is only known by tag`);
 

@@ -146,6 +146,17 @@ describe('verify: the verdicts', () => {
     expect(j.verdict).toBe('consistent');
     expect(j.payload.pullspec).toBe(`${QUAY}@${digests[OLD]}`);
     expect(j.bootimage.pullspec).toBe(`${osRepo}@${digests[OLD]}`);
+    // No annotation, and no registry read: the same digest is the bootimage's build.
+    expect(j.payload).toMatchObject({ buildId: OLD, buildIdSource: 'digest' });
+  });
+
+  test('the same digest with an annotation naming another build is consistent, with a note', async () => {
+    const release = await pushRelease('mislabelled', osTags(`${osRepo}@${digests[OLD]}`, `machine-os=${NEW}`));
+    const r = await osimage(args(release, '--build', OLD, '-o', 'json'));
+    expect(r.exitCode).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.verdict).toBe('consistent');
+    expect(j.notes).toEqual([`the payload's annotation says build ${NEW}, but its digest is that of build ${OLD}'s OS container`]);
   });
 
   test('a tag pullspec in the payload is resolved to its digest in the registry', async () => {
