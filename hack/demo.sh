@@ -61,3 +61,21 @@ echo "== release info (offline: oci-archive:)"
 osimage release info oci-archive:hack/sample/release.oci-archive:4.13.1
 echo "== release info --image-for machine-os-content"
 osimage release info --image-for machine-os-content oci-archive:hack/sample/release.oci-archive:4.13.1
+
+# --- verify: does a release payload ship the bootimage's OS image? (offline) ---
+echo
+echo "== verify: the sample release image against the build hack/release.sh pins (it drifts: exit 1 expected)"
+# The sample payload's machine-os-content is 413.92.202305231734-0 and the pinned build is 412.86.…: verify
+# reports the drift (payload newer: a pivot and reboot on first boot) and exits 1. Any other status fails the demo.
+rc=0
+osimage verify --write hack/release.sh --base-url "$RHCOS_BASE_URL" \
+  --release oci-archive:hack/sample/release.oci-archive:4.13.1 || rc=$?
+[ "$rc" -eq 1 ]
+echo
+echo "== release new + verify: a payload assembled with the resolved build's OS container is consistent (exit 0)"
+cp "$payload_dir/release-images.json" "$payload_dir/operators/image-references"
+osimage release new --from-dir "$payload_dir/operators" --name 4.12.99 --to-file "$payload_dir/release.tar"
+osimage verify --release "oci-archive:$payload_dir/release.tar"
+echo
+echo "== release info --changes-from: the sample release to the one just assembled"
+osimage release info --changes-from oci-archive:hack/sample/release.oci-archive:4.13.1 "oci-archive:$payload_dir/release.tar"
