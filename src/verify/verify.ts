@@ -27,7 +27,10 @@ export interface VerifyRequest {
   pinnedIn?: string | undefined;
   /** Registry options for the release image and the OS container. */
   sourceOptions?: SourceOptions;
-  /** --filter-by-os for a multi-arch release; also picks the OS container's platform. */
+  /**
+   * --filter-by-os for a multi-arch release and a multi-arch OS container; by default the platform of the
+   * bootimage's architecture (x86_64 → linux/amd64, aarch64 → linux/arm64, …).
+   */
   filterByOs?: string | undefined;
 }
 
@@ -123,10 +126,8 @@ export async function verify(req: VerifyRequest): Promise<VerifyReport> {
   let references: ImageStream;
   let releaseDigest: string;
   try {
-    const info = await loadReleaseInfo(req.release, source, {
-      referencesOnly: true,
-      ...(req.filterByOs !== undefined ? { filterByOs: req.filterByOs } : {}),
-    });
+    // A multi-arch release: the payload of the bootimage's architecture, unless --filter-by-os says otherwise.
+    const info = await loadReleaseInfo(req.release, source, { referencesOnly: true, filterByOs: req.filterByOs ?? platformForArch(resolved.arch) });
     references = info.references;
     releaseDigest = info.listDigest ?? info.digest;
   } finally {

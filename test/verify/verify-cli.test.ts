@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { osimage } from '../helpers/cli.js';
 import { serveFolder, type FileServer } from '../helpers/file-server.js';
-import { baseEntries, image, pushBuilt, releaseEntries, tempDir, type TagSpec, type Temp } from '../helpers/oci-builder.js';
+import { baseEntries, image, multiArch, pushBuilt, releaseEntries, tempDir, type TagSpec, type Temp } from '../helpers/oci-builder.js';
 import { freePort, printLogsOnFailure, startRegistry, type TestRegistry } from '../helpers/registry.js';
 
 const OLD = '412.86.202301250001-0';
@@ -44,15 +44,19 @@ async function writeBrowser(root: string, host: string): Promise<void> {
   const dir = join(root, CHANNEL);
   await mkdir(dir, { recursive: true });
   const builds = [NEW, OLD, NO_OS];
+  // NEW also has an aarch64 build, whose OS container is the same image (a multi-arch one in real life).
+  const arches = (id: string) => (id === NEW ? ['x86_64', 'aarch64'] : ['x86_64']);
   await writeFile(
     join(dir, 'builds.json'),
-    JSON.stringify({ 'schema-version': '1.0.0', builds: builds.map((id) => ({ id, arches: ['x86_64'] })), timestamp: '2023-01-31T16:00:00Z' }),
+    JSON.stringify({ 'schema-version': '1.0.0', builds: builds.map((id) => ({ id, arches: arches(id) })), timestamp: '2023-01-31T16:00:00Z' }),
   );
   for (const id of builds) {
-    await mkdir(join(dir, id, 'x86_64'), { recursive: true });
-    const meta: Record<string, unknown> = { buildid: id, 'ostree-commit': 'c'.repeat(64) };
-    if (id !== NO_OS) meta.oscontainer = { image: `${host}/os/rhcos`, digest: digests[id] };
-    await writeFile(join(dir, id, 'x86_64', 'meta.json'), JSON.stringify(meta, null, 2));
+    for (const arch of arches(id)) {
+      await mkdir(join(dir, id, arch), { recursive: true });
+      const meta: Record<string, unknown> = { buildid: id, 'ostree-commit': 'c'.repeat(64) };
+      if (id !== NO_OS) meta.oscontainer = { image: `${host}/os/rhcos`, digest: digests[id] };
+      await writeFile(join(dir, id, arch, 'meta.json'), JSON.stringify(meta, null, 2));
+    }
   }
 }
 
@@ -199,6 +203,24 @@ describe('verify: the payload build id', () => {
     expect(r.stdout).toMatch(/^ {2}Build: +unknown$/m);
     expect(r.stdout).toContain(`Note: could not read the OS container ${gone} (offline?)`);
     expect(r.stdout).toMatch(/pivots to the payload's OS image and reboots on first boot/);
+  });
+
+  test('a multi-arch release: the payload of the bootimage\'s arch, unless --filter-by-os says otherwise', async () => {
+    const release = (digest: string, version: string) =>
+      image([{ entries: baseEntries() }, { entries: releaseEntries({ name: '4.13.1', tags: osTags(`${osRepo}@${digest}`, `machine-os=${version}`) }) }]);
+    const list = multiArch([
+      { image: await release(digests[OLD]!, OLD), platform: { os: 'linux', architecture: 'amd64' } },
+      { image: await release(digests[NEW]!, NEW), platform: { os: 'linux', architecture: 'arm64' } },
+    ]);
+    await pushBuilt(`${relRepo}:multi`, list);
+    const arm = await osimage(args(`${relRepo}:multi`, '--build', NEW, '--arch', 'aarch64', '-o', 'json'));
+    expect(arm.exitCode).toBe(0);
+    expect(JSON.parse(arm.stdout)).toMatchObject({ verdict: 'consistent', bootimage: { arch: 'aarch64' }, release: { digest: list.descriptor.digest } });
+    const amd = await osimage(args(`${relRepo}:multi`, '--build', NEW, '-o', 'json'));
+    expect(amd.exitCode).toBe(1);
+    expect(JSON.parse(amd.stdout)).toMatchObject({ verdict: 'bootimage-newer', payload: { buildId: OLD } });
+    const forced = await osimage(args(`${relRepo}:multi`, '--build', NEW, '--filter-by-os', 'linux/arm64', '-o', 'json'));
+    expect(forced.exitCode).toBe(0);
   });
 
   test('--tag reads rhel-coreos for 4.12+ payloads', async () => {
