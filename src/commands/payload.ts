@@ -57,15 +57,10 @@ function writeCommand(): Command {
         if (ignored.length > 0) warn(`--os-image is given, so no build is resolved; ignoring ${ignored.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`);
       } else {
         const settings = settingsFrom(opts);
-        const { resolveBuild } = await import('../rhcos/resolve.js');
-        const { osContainerPullspec } = await import('../rhcos/meta.js');
-        const { PayloadError } = await import('../payload/errors.js');
+        const { resolveBuild, requireOsContainer } = await import('../rhcos/resolve.js');
         const resolved = await resolveBuild(settings);
         resolved.warnings.forEach(warn);
-        if (!resolved.meta.oscontainer) {
-          throw new PayloadError(`build ${resolved.build} has no oscontainer (${resolved.metaUrl}); pass --os-image`);
-        }
-        pullspec = osContainerPullspec(resolved.meta.oscontainer);
+        pullspec = requireOsContainer(resolved, 'pass --os-image');
         info(`OS container of build ${resolved.build} (${resolved.arch}): ${pullspec}`);
       }
       const { writePayload } = await import('../payload/write.js');

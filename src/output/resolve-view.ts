@@ -1,5 +1,5 @@
 import type { ResolvedBuild } from '../rhcos/resolve.js';
-import { amiForRegion } from '../rhcos/resolve.js';
+import { amiForRegion, requireOsContainer } from '../rhcos/resolve.js';
 import { osContainerPullspec, qemuImage, type QemuImage } from '../rhcos/meta.js';
 import { json, keyValues, shellQuote, table } from './format.js';
 
@@ -42,7 +42,8 @@ export function toJson(r: ResolvedBuild, region?: string): ResolveJson {
   };
 }
 
-export function render(r: ResolvedBuild, format: 'text' | 'json' | 'env', region?: string): string {
+export function render(r: ResolvedBuild, format: 'text' | 'json' | 'env' | 'oscontainer', region?: string): string {
+  if (format === 'oscontainer') return requireOsContainer(r, 'it publishes no OS container');
   if (format === 'env') {
     if (region) amiForRegion(r.meta, region);
     return [

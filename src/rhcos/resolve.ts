@@ -2,7 +2,7 @@ import { FetchError, OsimageError } from '../errors.js';
 import { fetchJson } from '../http/fetch.js';
 import { assertLegacyArch, newestBuild, parseBuildList, type BuildList } from './builds.js';
 import { closest } from './closest.js';
-import { parseMeta, type BuildMeta } from './meta.js';
+import { osContainerPullspec, parseMeta, type BuildMeta } from './meta.js';
 import type { Settings } from './settings.js';
 import { buildDirUrl, buildsJsonUrl, metaJsonUrl } from './urls.js';
 
@@ -114,4 +114,13 @@ export function amiForRegion(meta: BuildMeta, region: string): string {
   const ami = meta.amis[region];
   if (!ami) throw new OsimageError(`no RHCOS AMIs found in ${region}`);
   return ami;
+}
+
+/**
+ * The build's OS container (`oscontainer.image@oscontainer.digest`). A build without one (builds before
+ * early 2019 did not publish it) is an error naming the build and its meta.json, plus what to do about it.
+ */
+export function requireOsContainer(r: Pick<ResolvedBuild, 'build' | 'metaUrl' | 'meta'>, hint: string): string {
+  if (!r.meta.oscontainer) throw new OsimageError(`RHCOS build ${r.build} has no "oscontainer" in ${r.metaUrl}: ${hint}`);
+  return osContainerPullspec(r.meta.oscontainer);
 }

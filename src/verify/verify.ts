@@ -8,8 +8,7 @@ import { resolveImage } from '../registry/platform.js';
 import type { ImageConfig, SourceOptions } from '../registry/types.js';
 import { loadReleaseInfo, readConfig } from '../release/info.js';
 import { ANNOTATION_VERSIONS, digestOf, dockerImage, type ImageStream } from '../release/references.js';
-import { osContainerPullspec } from '../rhcos/meta.js';
-import { resolveBuild, type ResolvedBuild } from '../rhcos/resolve.js';
+import { requireOsContainer, resolveBuild, type ResolvedBuild } from '../rhcos/resolve.js';
 import type { Settings } from '../rhcos/settings.js';
 import { buildIdFromLabels, machineOsFromVersions } from './build-id.js';
 import { compareOsImages, type Comparison, type OsImageSide } from './compare.js';
@@ -69,13 +68,8 @@ export function platformForArch(arch: string): string {
 
 /** The bootimage side: the build's meta.json `oscontainer`. A build without one is an error naming it and its meta.json. */
 export function bootimageSide(resolved: ResolvedBuild): OsImageSide {
-  const oc = resolved.meta.oscontainer;
-  if (!oc) {
-    throw new OsimageError(
-      `RHCOS build ${resolved.build} has no "oscontainer" in ${resolved.metaUrl}: there is no OS container to compare with the payload (builds before early 2019 did not publish one)`,
-    );
-  }
-  return { pullspec: osContainerPullspec(oc), digest: oc.digest, buildId: resolved.build, buildIdSource: 'meta.json' };
+  const pullspec = requireOsContainer(resolved, 'there is no OS container to compare with the payload (builds before early 2019 did not publish one)');
+  return { pullspec, digest: resolved.meta.oscontainer?.digest, buildId: resolved.build, buildIdSource: 'meta.json' };
 }
 
 /** The payload side from image-references: the tag's pullspec and, when annotated, its `machine-os=<id>`. */

@@ -83,6 +83,16 @@ describe('osimage resolve', () => {
     expect(sourced.stdout).toBe(`47.245|${server.url}`);
   });
 
+  it('-o oscontainer prints only the OS container, and fails for a build without one', async () => {
+    const r = await osimage(['resolve', '--base-url', server.url, '--channel', 'ootpa', '-o', 'oscontainer']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(`quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${'e'.repeat(64)}`);
+    const none = await osimage(['resolve', '--base-url', server.url, '-o', 'oscontainer']);
+    expect(none.exitCode).toBe(1);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toBe(`error: RHCOS build 47.246 has no "oscontainer" in ${server.url}/maipo/47.246/meta.json: it publishes no OS container`);
+  });
+
   it('--region prints one AMI, and fails for a region without one', async () => {
     const ok = await osimage(['resolve', '--base-url', server.url, '--channel', 'ootpa', '--region', 'us-east-1', '-o', 'json']);
     expect(JSON.parse(ok.stdout).amis).toEqual({ 'us-east-1': 'ami-07f604c5f18a1e7a9' });

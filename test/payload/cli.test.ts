@@ -51,7 +51,7 @@ describe('osimage payload write', () => {
       const dir = await tempDir();
       const r = await osimage(['payload', 'write', '--dir', dir], { env: { RHCOS_BASE_URL: local.url, RHCOS_BUILD_NAME: '47.246' } });
       expect(r.exitCode).toBe(1);
-      expect(r.stderr).toBe(`error: build 47.246 has no oscontainer (${local.url}/maipo/47.246/meta.json); pass --os-image`);
+      expect(r.stderr).toBe(`error: RHCOS build 47.246 has no "oscontainer" in ${local.url}/maipo/47.246/meta.json: pass --os-image`);
       expect(await snapshot(dir)).toEqual({});
     } finally {
       await local.close();
