@@ -1,81 +1,57 @@
 #!/usr/bin/env bash
-# The main job on the built-in sample, offline: resolve a build from the sample release browser.
+# The main job on the built-in sample, offline (`npm start`): the whole pipeline on the sample release browser
+# (hack/sample/releases) and the sample payload folder (hack/sample/payload):
+#   resolve -> pin -> payload write -> release new -> release info -> verify
+# then the other tools on the same material. Nothing outside a temp folder is changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export RHCOS_BASE_URL="${RHCOS_BASE_URL:-file://$PWD/hack/sample/releases}"
 export RHCOS_DEFAULT_CHANNEL="${RHCOS_DEFAULT_CHANNEL:-rhcos-4.12}"
+export OSIMAGE="$PWD/bin/osimage"
 osimage() { node bin/osimage "$@"; }
+step() { printf '\n== %s\n' "$*"; }
 
-echo "== builds"
+work="$(mktemp -d "${TMPDIR:-/tmp}/osimage-demo.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+cp hack/release.sh "$work/release.sh"
+cp -r hack/sample/payload "$work/payload"
+
+step "1. resolve: the channel's builds and the newest one"
 osimage builds
-echo
-echo "== resolve"
 osimage resolve
 
-# --- payload: the OS container into the MCO manifests, MachineConfigs, a check, the bootimage ---
-payload_dir="$(mktemp -d "${TMPDIR:-/tmp}/osimage-demo-payload.XXXXXX")"
-trap 'rm -rf "$payload_dir"' EXIT
-os_image="$(osimage resolve -o json | node -e 'let s="";process.stdin.on("data",(d)=>(s+=d)).on("end",()=>console.log(JSON.parse(s).osContainer))')"
-mkdir -p "$payload_dir/operators/machine-config-operator"
-echo
-echo "== payload write (twice: the second run changes nothing)"
-osimage payload write --dir "$payload_dir/operators/machine-config-operator"
-osimage payload write --dir "$payload_dir/operators/machine-config-operator" --os-image "$os_image"
-echo
-echo "== payload render + merge"
-osimage payload render --os-image "$os_image" --role master --role worker --out "$payload_dir/mcs"
-osimage payload merge --role master -o name "$payload_dir/mcs"
-echo
-echo "== payload check"
-cat > "$payload_dir/release-images.json" <<JSON
-{"kind": "ImageStream", "apiVersion": "image.openshift.io/v1",
- "spec": {"tags": [{"name": "machine-os-content", "from": {"kind": "DockerImage", "name": "$os_image"}}]}}
-JSON
-osimage payload check --dir "$payload_dir/operators" --images "$payload_dir/release-images.json"
-echo
-echo "== payload bootimages"
-osimage payload bootimages --dir "$payload_dir/operators/machine-config-operator"
+step "2. pin: a branch cut pins the newest build in (a copy of) hack/release.sh, with a metadata snapshot; CI checks it"
+osimage pin --latest --write "$work/release.sh" --meta "$work/rhcos.json"
+osimage pin --check --write "$work/release.sh" --meta "$work/rhcos.json" --base-url "$RHCOS_BASE_URL"
 
-# --- pin: on a temp copy of hack/release.sh (the real one is never touched) ---
-pin_dir="$(mktemp -d "${TMPDIR:-/tmp}/osimage-demo-pin.XXXXXX")"
-trap 'rm -rf "${payload_dir:-}" "$pin_dir"' EXIT
-cp hack/release.sh "$pin_dir/release.sh"
-echo
-echo "== pin --check (the pins as the copy writes them; the sample stands in as a mirror)"
-osimage pin --check --write "$pin_dir/release.sh" --base-url "$RHCOS_BASE_URL"
-echo
-echo "== pin --meta (keeps the copy's build; the base URL comes from the environment: the sample)"
-osimage pin --write "$pin_dir/release.sh" --meta "$pin_dir/rhcos.json"
-echo
-echo "== promote (tests the newest build, pins it only if the test passes)"
-osimage promote --write "$pin_dir/release.sh" --meta "$pin_dir/rhcos.json" \
-  --test 'echo "smoke test of $RHCOS_BUILD_NAME"; test -n "$RHCOS_BUILD_NAME"'
-echo
-echo "== pin --check --meta, then pin --latest again (nothing changes)"
-osimage pin --check --write "$pin_dir/release.sh" --meta "$pin_dir/rhcos.json"
-osimage pin --write "$pin_dir/release.sh" --meta "$pin_dir/rhcos.json" --latest
+step "3-6. the release script: payload write -> release new -> release info -> verify"
+PAYLOAD_DIR="$work/payload" RELEASE_VERSION=4.12.99 RELEASE_IMAGE="oci-archive:$work/release.tar" \
+  bash "$work/release.sh"
+release="oci-archive:$work/release.tar:4.12.99"
 
-# --- release: read the sample release payload image (an OCI archive built by hack/sample/make-release.mjs) ---
-echo
-echo "== release info (offline: oci-archive:)"
-osimage release info oci-archive:hack/sample/release.oci-archive:4.13.1
-echo "== release info --image-for machine-os-content"
-osimage release info --image-for machine-os-content oci-archive:hack/sample/release.oci-archive:4.13.1
+step "release info --image-for machine-os-content (what the payload ships)"
+osimage release info --image-for machine-os-content "$release"
 
-# --- verify: does a release payload ship the bootimage's OS image? (offline) ---
-echo
-echo "== verify: the sample release image against the build hack/release.sh pins (it drifts: exit 1 expected)"
-# The sample payload's machine-os-content is 413.92.202305231734-0 and the pinned build is 412.86.…: verify
-# reports the drift (payload newer: a pivot and reboot on first boot) and exits 1. Any other status fails the demo.
+step "payload check: the MCO's references against the release just built"
+osimage payload check --dir "$work/payload" --from-release "$release"
+
+step "payload render + merge: the 00-<role>-osimageurl MachineConfigs and the rendered name"
+os_image="$(osimage resolve -o oscontainer)"
+osimage payload render --os-image "$os_image" --role master --role worker --out "$work/mcs"
+osimage payload merge --role master -o name "$work/mcs"
+
+step "verify the shipped sample release against the pinned build: it drifts (exit 1 expected)"
 rc=0
-osimage verify --write hack/release.sh --base-url "$RHCOS_BASE_URL" \
+osimage verify --write "$work/release.sh" --base-url "$RHCOS_BASE_URL" \
   --release oci-archive:hack/sample/release.oci-archive:4.13.1 || rc=$?
 [ "$rc" -eq 1 ]
-echo
-echo "== release new + verify: a payload assembled with the resolved build's OS container is consistent (exit 0)"
-cp "$payload_dir/release-images.json" "$payload_dir/operators/image-references"
-osimage release new --from-dir "$payload_dir/operators" --name 4.12.99 --to-file "$payload_dir/release.tar"
-osimage verify --release "oci-archive:$payload_dir/release.tar"
-echo
-echo "== release info --changes-from: the sample release to the one just assembled"
-osimage release info --changes-from oci-archive:hack/sample/release.oci-archive:4.13.1 "oci-archive:$payload_dir/release.tar"
+
+step "release info --changes-from: the sample release to the one just built"
+osimage release info --changes-from oci-archive:hack/sample/release.oci-archive:4.13.1 "$release"
+
+step "promote: the periodic job on an older pin tests the newest build and pins it only if the test passes"
+osimage pin --write "$work/release.sh" --build 412.86.202301250001-0
+osimage promote --write "$work/release.sh" --meta "$work/rhcos.json" \
+  --test 'echo "smoke test of $RHCOS_BUILD_NAME"; test -n "$RHCOS_BUILD_NAME"'
+
+step "done: every step ran offline on the sample"

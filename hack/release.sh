@@ -20,9 +20,33 @@ if [ -z "${OSIMAGE:-}" ]; then
   if command -v osimage >/dev/null 2>&1; then OSIMAGE=osimage; else OSIMAGE="$here/../bin/osimage"; fi
 fi
 
-# Resolve the pinned build against the release browser (this fails if the pin is gone) and show it.
+# 1. Resolve the pinned build against the release browser (this fails if the pin is gone) and show it.
 "$OSIMAGE" resolve "$@"
 
-# Payload steps come here once osimage has them: write the OS container into the payload manifests
-# (machine-os-content in image-references, the osimageurl ConfigMap, the 00-<role>-osimageurl
-# MachineConfigs, coreos-bootimages), then assemble and push the release payload.
+# 2. With PAYLOAD_DIR (a `release new --from-dir` folder: image-references of the input images, one folder per
+#    operator), write the pinned OS container into the payload and assemble it. The folder is edited in place.
+#    RELEASE_VERSION names the release; RELEASE_IMAGE is where it goes: a registry reference, or
+#    oci-archive:FILE for a file. REGISTRY_FLAGS (e.g. "--insecure -a auth.json") go to every registry call.
+if [ -n "${PAYLOAD_DIR:-}" ]; then
+  : "${RELEASE_VERSION:?set RELEASE_VERSION, e.g. 4.12.99}"
+  : "${RELEASE_IMAGE:?set RELEASE_IMAGE, e.g. quay.io/me/release:4.12.99 or oci-archive:release.tar}"
+  read -r -a registry_flags <<<"${REGISTRY_FLAGS:-}"
+  mco="$PAYLOAD_DIR/machine-config-operator"
+  os_image="$("$OSIMAGE" resolve -o oscontainer)"
+
+  # machine-os-content in the MCO's image-references and the osimageurl ConfigMap, byte-identical; the bootimage.
+  "$OSIMAGE" payload write --dir "$mco" --os-image "$os_image"
+  "$OSIMAGE" payload bootimages --dir "$mco"
+
+  # Assemble: the OS container is an input image too (without it: "no input image tag named machine-os-content").
+  case "$RELEASE_IMAGE" in
+    oci-archive:*) file="${RELEASE_IMAGE#oci-archive:}"; file="${file%%:*}"; to=(--to-file "$file"); read_as="oci-archive:$file:$RELEASE_VERSION" ;;
+    *) to=(--to-image "$RELEASE_IMAGE"); read_as="$RELEASE_IMAGE" ;;
+  esac
+  "$OSIMAGE" release new "${registry_flags[@]}" --from-dir "$PAYLOAD_DIR" --name "$RELEASE_VERSION" \
+    "machine-os-content=$os_image" "${to[@]}"
+
+  # Read it back, and check that the payload ships the OS image of the pinned bootimage.
+  "$OSIMAGE" release info "${registry_flags[@]}" "$read_as"
+  "$OSIMAGE" verify "${registry_flags[@]}" --write "$here/$(basename "${BASH_SOURCE[0]}")" --base-url "$RHCOS_BASE_URL" --release "$read_as"
+fi
