@@ -67,6 +67,13 @@ describe('release new --to-image', () => {
     const baseManifest = await getManifest('ocp/cvo', 'base');
     expect(manifest.layers.slice(0, 2)).toEqual(baseManifest.layers);
     for (const l of manifest.layers) expect(await blobExists('ocp/release', l.digest)).toBe(true);
+    // The base layers were mounted from ocp/cvo (201 Created on the mount request), not uploaded again.
+    const logs = await reg!.logs();
+    for (const l of baseManifest.layers) {
+      const mount = logs.split('\n').find((line) => line.includes('mount=' + encodeURIComponent(l.digest)) || line.includes('mount=' + l.digest));
+      expect(mount, `a mount request for ${l.digest}`).toBeDefined();
+      expect(mount).toMatch(/http\.response\.status=201/);
+    }
 
     const moc = await osimage(['release', 'info', '--insecure', '--image-for', 'machine-os-content', `${reg!.host}/ocp/release:4.99.0`]);
     expect(moc.stdout).toBe(`quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${'b'.repeat(64)}`);
