@@ -1,0 +1,226 @@
+/**
+ * The Markdown report of a bench run: machine, load, sizes, the measured tables, and each target met or
+ * missed with the measured reason.
+ */
+
+const MiB = 1024 * 1024;
+const fmtMs = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+const fmtMiB = (bytes) => (bytes >= 100 * MiB ? `${(bytes / MiB).toFixed(0)} MiB` : bytes >= MiB ? `${(bytes / MiB).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`);
+const fmtKiB = (kib) => (kib === undefined ? 'n/a' : `${(kib / 1024).toFixed(0)} MiB`);
+const fmtBytes = (b) => `${b.toLocaleString('en-US')} B (${fmtMiB(b)})`;
+const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
+const met = (ok) => (ok ? '**met**' : '**missed**');
+
+export function renderResults(r, { median }) {
+  const med = (samples, key = 'wallMs') => median(samples.map((s) => s[key]).filter((v) => v !== undefined));
+  const L = [];
+  const { machine: m, opts, gen } = r;
+  L.push('# osimage benchmarks', '');
+  L.push(
+    `Produced by \`npm run bench\` (hack/bench/run.mjs) on ${r.started.toISOString().replace('T', ' ').slice(0, 16)} UTC ` +
+      `(took ${((r.finished - r.started) / 1000).toFixed(0)} s), commit ${m.commit}${m.dirty ? ' (with uncommitted changes in the checkout)' : ''}. ` +
+      'Every ratio compares tools measured in the same run, on the same images, alternating runs so load drift hits both.',
+    '',
+  );
+  L.push('## Machine', '');
+  L.push(`- ${m.cores} cores (${m.cpuModel}), ${m.memGiB.toFixed(1)} GiB memory, ${m.os}, Node.js ${m.node}`);
+  L.push(`- tools: skopeo ${r.tools.skopeo}, docker-registry ${r.tools.registry}, ${r.tools.tar}${r.tools.jq ? `, ${r.tools.jq}` : ', no jq'}; oc: ${r.tools.oc ?? '**not on PATH, not measured**'}`);
+  L.push(`- peak RSS by ${r.rssMethod}; wall time from spawn to exit in the bench process`);
+  L.push(`- temp space: ${r.disk.tmpRoot} (${(r.disk.freeMiB / 1024).toFixed(1)} GiB free before, about ${(r.disk.needMiB / 1024).toFixed(1)} GiB used at the peak; removed afterwards)`);
+  for (const l of r.load) L.push(`- load ${l.label}: \`${l.uptime}\``);
+  if (Math.max(...r.load.map((l) => l.l1)) > m.cores * 0.5) {
+    L.push(`- **the machine was busy** (1-minute load above ${(m.cores * 0.5).toFixed(1)} on ${m.cores} cores: other jobs were running), so absolute times are inflated and noisy; the ratios are what to read`);
+  }
+  L.push('');
+
+  L.push('## Sizes', '');
+  L.push(
+    `- base layers: ${opts.baseMiB} MiB of random (incompressible) file data in total, as two gzip layers of ${fmtMiB(gen.sizes.base1)} and ${fmtMiB(gen.sizes.base2)} ` +
+      `(${gen.files.base1} and ${gen.files.base2} files)`,
+  );
+  L.push(`- release-manifests layer: ${fmtMiB(gen.sizes.release)} gzip, ${gen.releaseFiles} files (image-references with 110 tags, release-metadata, 400 manifests)`);
+  L.push(`- \`standard\` image: base, base, release-manifests (top): ${fmtMiB(r.releaseInfo.standard.imageBytes)}`);
+  L.push(
+    `- \`deep\` image: base, base, release-manifests, then a ${opts.topMiB} MiB top layer (${fmtMiB(gen.sizes.top)} gzip, ${gen.files.top} files): ${fmtMiB(r.releaseInfo.deep.imageBytes)}`,
+  );
+  L.push(`- generated (streamed to disk) in ${gen.seconds.toFixed(1)} s, pushed with src/registry/push.ts in ${gen.pushSeconds.toFixed(1)} s`);
+  L.push(`- builds.json: ${r.resolve.builds.toLocaleString('en-US')} builds (schema 1.0.0, ${fmtMiB(r.resolve.buildsBytes)})`);
+  L.push(`- runs: median of ${opts.runs} alternating runs for release info (after 1 warm-up each); ${opts.startupRuns} for start-up and resolve (after 2 warm-ups)`);
+  L.push('');
+
+  // ---- release info
+  L.push('## `release info --image-for machine-os-content`', '');
+  L.push(
+    'osimage: `osimage release info --insecure --image-for machine-os-content 127.0.0.1:PORT/ocp/release:TAG`. ' +
+      'Baseline: `skopeo copy --src-tls-verify=false docker://… oci:DIR` (a fresh folder each run), then ' +
+      '`tar -xzf DIR/blobs/sha256/<release-manifests layer> -O release-manifests/image-references | jq -r …` ' +
+      '(the baseline is told which layer holds release-manifests/; osimage finds it). Both print the same pull spec, checked every run.',
+    '',
+  );
+  L.push('| image | osimage wall | baseline wall (skopeo + tar) | ratio | osimage peak RSS | baseline peak RSS |', '|---|---|---|---|---|---|');
+  const ri = {};
+  for (const tag of ['standard', 'deep']) {
+    const x = r.releaseInfo[tag];
+    const o = med(x.samples.osimage);
+    const b = med(x.samples.baseline);
+    const sk = med(x.samples.baseline, 'skopeoMs');
+    const tr = med(x.samples.baseline, 'tarMs');
+    const orss = med(x.samples.osimage, 'rssKiB');
+    const brss = med(x.samples.baseline, 'rssKiB');
+    ri[tag] = { o, b, orss, brss };
+    L.push(`| ${tag} | ${fmtMs(o)} | ${fmtMs(b)} (${fmtMs(sk)} + ${fmtMs(tr)}) | ${ratio(o, b)} | ${fmtKiB(orss)} | ${fmtKiB(brss)} |`);
+    if (x.samples.oc) {
+      const c = med(x.samples.oc);
+      L.push(`| ${tag}, oc adm release info | ${fmtMs(c)} | | osimage/oc ${ratio(o, c)} | | ${fmtKiB(med(x.samples.oc, 'rssKiB'))} |`);
+    }
+  }
+  if (!r.tools.oc) L.push('| `oc adm release info --image-for` | not measured: no `oc` on PATH | | | | |');
+  L.push('');
+  L.push('<details><summary>every run (wall ms)</summary>', '');
+  for (const tag of ['standard', 'deep']) {
+    for (const [who, s] of Object.entries(r.releaseInfo[tag].samples)) L.push(`- ${tag}, ${who}: ${s.map((v) => v.wallMs.toFixed(0)).join(', ')}`);
+  }
+  L.push('', '</details>', '');
+
+  // ---- bytes
+  L.push('## Bytes fetched from the registry', '');
+  L.push(
+    'Counted by a proxy in front of the registry (response bodies of GET requests), one run each. The minimum is what the answer ' +
+      'needs: the manifest, the config, and every layer from the top down to the one holding release-manifests/ (a layer above it ' +
+      'must be read whole: it could delete the file with a whiteout, and a layer is verified against its digest only at its end).',
+    '',
+  );
+  L.push('| image | minimum | osimage | osimage / minimum | skopeo copy | skopeo / minimum |', '|---|---|---|---|---|---|');
+  const by = {};
+  for (const tag of ['standard', 'deep']) {
+    const x = r.releaseInfo[tag];
+    const mp = x.minimumParts;
+    by[tag] = { min: x.minimum, o: x.bytes.osimage.bytes, s: x.bytes.skopeo.bytes, mp };
+    L.push(
+      `| ${tag} | ${fmtBytes(x.minimum)} | ${fmtBytes(x.bytes.osimage.bytes)} in ${x.bytes.osimage.gets} GETs | ${ratio(x.bytes.osimage.bytes, x.minimum)} | ` +
+        `${fmtBytes(x.bytes.skopeo.bytes)} in ${x.bytes.skopeo.gets} GETs | ${ratio(x.bytes.skopeo.bytes, x.minimum)} |`,
+    );
+  }
+  L.push('');
+  L.push(
+    `Minimum, by part: manifest ${by.standard.mp.manifest} B, config ${by.standard.mp.config} B, layers ${by.standard.mp.layers.map(fmtMiB).join(' + ')} (standard); ` +
+      `manifest ${by.deep.mp.manifest} B, config ${by.deep.mp.config} B, layers ${by.deep.mp.layers.map(fmtMiB).join(' + ')} (deep).`,
+    '',
+  );
+
+  // ---- start-up
+  const sn = med(r.startup.node);
+  const so = med(r.startup.osimage);
+  L.push('## Start-up', '');
+  L.push('| command | median wall | min | ratio to `node -e 0` |', '|---|---|---|---|');
+  L.push(`| \`node -e 0\` | ${fmtMs(sn)} | ${fmtMs(Math.min(...r.startup.node.map((s) => s.wallMs)))} | 1.00× |`);
+  const sc = med(r.startup.commander);
+  L.push(`| \`node --input-type=module -e "await import('commander')"\` (the CLI framework alone) | ${fmtMs(sc)} | ${fmtMs(Math.min(...r.startup.commander.map((s) => s.wallMs)))} | ${ratio(sc, sn)} |`);
+  L.push(`| \`osimage --help\` | ${fmtMs(so)} | ${fmtMs(Math.min(...r.startup.osimage.map((s) => s.wallMs)))} | ${ratio(so, sn)} |`);
+  L.push('');
+
+  // ---- resolve
+  const rs = r.resolve.samples;
+  const rf = med(rs.fetch);
+  const rn = med(rs.newest);
+  const rfo = med(rs.fetchOldest);
+  const rp = med(rs.pinnedOldest);
+  L.push('## `resolve` over a big builds.json', '');
+  L.push(
+    `A local HTTP server serves builds.json (${r.resolve.builds.toLocaleString('en-US')} builds) and meta.json. The baseline is a tiny node script ` +
+      '(hack/bench/lib/fetch-only.mjs) that `fetch`es the same two URLs resolve fetches (builds.json, then the build\'s meta.json) and reads the bodies; ' +
+      'the difference is what osimage costs beyond the fetch: loading the CLI, parsing, validating, printing.',
+    '',
+  );
+  L.push('| command | median wall | beyond the fetch |', '|---|---|---|');
+  L.push(`| fetch builds.json + newest meta.json | ${fmtMs(rf)} | |`);
+  L.push(`| \`osimage resolve\` (newest build) | ${fmtMs(rn)} | ${fmtMs(rn - rf)} |`);
+  L.push(`| fetch builds.json + oldest meta.json | ${fmtMs(rfo)} | |`);
+  L.push(`| \`osimage resolve --build <oldest of ${r.resolve.builds}>\` | ${fmtMs(rp)} | ${fmtMs(rp - rfo)} |`);
+  L.push(`| for scale: \`osimage --help\` − \`node -e 0\` (this run) | | ${fmtMs(so - sn)} |`);
+  L.push('');
+
+  // ---- costs
+  const ci = r.costs.imports;
+  const esm = med(ci.esm);
+  const cost = Object.fromEntries(Object.keys(ci).filter((k) => k !== 'esm').map((k) => [k, med(ci[k]) - esm]));
+  const yamlParse = median(r.costs.parse.map((p) => p.osimageMs));
+  const jsonParse = median(r.costs.parse.map((p) => p.jsonParseMs));
+  L.push('## Where osimage\'s own time goes', '');
+  L.push(
+    'Each runtime dependency imported alone from an ES module (as dist/ does), minus an empty ES module; and one cold parse of the ' +
+      `benchmark's image-references (${fmtMiB(r.costs.refsBytes)}, JSON as oc writes it) by osimage's \`parseImageReferences\` against \`JSON.parse\`.`,
+    '',
+  );
+  L.push('| what | median cost | loaded by |', '|---|---|---|');
+  const loadedBy = {
+    undici: 'every command that makes a request (resolve, release info over a registry)',
+    yaml: 'release info (src/release/references.ts, statically)',
+    semver: 'release info (src/release/references.ts, statically)',
+    'tar-stream': 'release info (src/release/layers.ts)',
+    commander: 'every command, --help too',
+  };
+  for (const [k, v] of Object.entries(cost)) L.push(`| import \`${k}\` | ${fmtMs(v)} | ${loadedBy[k] ?? ''} |`);
+  L.push(`| \`parseImageReferences\` (YAML parser) on ${fmtMiB(r.costs.refsBytes)} | ${yamlParse.toFixed(1)} ms | release info, every view |`);
+  L.push(`| \`JSON.parse\` of the same bytes | ${jsonParse.toFixed(1)} ms | |`);
+  L.push('');
+  r.startupWhy ??= undefined;
+  r.resolveWhy ??= `importing undici alone costs ${fmtMs(cost.undici)} and commander ${fmtMs(cost.commander)}, where the fetch script uses the undici built into node`;
+  r.releaseWhy ??=
+    `osimage's fixed costs are larger than skopeo's whole job here: importing undici ${fmtMs(cost.undici)}, yaml ${fmtMs(cost.yaml)}, semver ${fmtMs(cost.semver)}, ` +
+    `tar-stream ${fmtMs(cost['tar-stream'])}, commander ${fmtMs(cost.commander)}, and parsing image-references with the YAML parser ${yamlParse.toFixed(0)} ms (JSON.parse: ${jsonParse.toFixed(1)} ms)`;
+
+  // ---- targets
+  L.push('## Targets', '');
+  L.push('| target | measured | result | reason |', '|---|---|---|---|');
+  for (const tag of ['standard', 'deep']) {
+    const { o, b } = ri[tag];
+    const ok = o <= 0.5 * b;
+    const floor = by[tag].o / by[tag].s;
+    const why =
+      tag === 'standard'
+        ? `osimage fetched ${fmtMiB(by.standard.o)} (the manifest and the top layer) where skopeo fetched and wrote ${fmtMiB(by.standard.s)}${ok ? '' : `; ${r.releaseWhy}`}`
+        : `osimage must fetch and read the whole ${opts.topMiB} MiB top layer (gunzip + tar headers) to know it does not delete release-manifests/; ` +
+          `that is ${(floor * 100).toFixed(0)}% of the bytes skopeo copies, so ≤ 0.5× is out of reach at the same transfer speed${ok ? ', yet it was met' : '; the fixed costs of the standard row come on top'}`;
+    L.push(`| release info ≤ 0.5× the skopeo baseline (${tag}) | ${ratio(o, b)} (${fmtMs(o)} vs ${fmtMs(b)}) | ${met(ok)} | ${why} |`);
+  }
+  for (const tag of ['standard', 'deep']) {
+    const x = by[tag];
+    const ok = x.o <= 1.05 * x.min;
+    const why =
+      x.o < x.min
+        ? `below the minimum: \`--image-for\` does not fetch the config (${x.mp.config} B); everything else fetched is needed`
+        : ok
+          ? 'only the manifest, config and the layers down to release-manifests/ were fetched'
+          : `${fmtBytes(x.o - x.min)} more than needed`;
+    L.push(`| bytes fetched ≤ 1.05× the minimum (${tag}) | ${ratio(x.o, x.min)} | ${met(ok)} | ${why} |`);
+  }
+  {
+    const rss = ri.deep.orss;
+    const ok = rss !== undefined && rss < 150 * 1024;
+    L.push(
+      `| peak RSS < 150 MiB on the ${opts.topMiB} MiB variant | ${fmtKiB(rss)} | ${met(ok)} | layers are streamed (digest → gunzip → tar), only release-manifests/ files are kept; skopeo peaked at ${fmtKiB(ri.deep.brss)} |`,
+    );
+  }
+  {
+    const ok = so <= 1.3 * sn;
+    L.push(
+      `| start-up ≤ 1.3× \`node -e 0\` | ${ratio(so, sn)} (${fmtMs(so)} vs ${fmtMs(sn)}) | ${met(ok)} | ${fmtMs(so - sn)} on top of node itself, of which importing commander from an ES module is ${fmtMs(sc - sn)}${r.startupWhy ? `; ${r.startupWhy}` : ''} |`,
+    );
+  }
+  {
+    const worst = Math.max(rn - rf, rp - rfo);
+    const ok = worst < 50;
+    L.push(
+      `| resolve over ${r.resolve.builds.toLocaleString('en-US')} builds < 50 ms beyond the fetch | ${fmtMs(rn - rf)} (newest), ${fmtMs(rp - rfo)} (pinned oldest) | ${met(ok)} | ` +
+        `start-up (osimage --help − node -e 0) is ${fmtMs(so - sn)} of it; ${r.resolveWhy} |`,
+    );
+  }
+  L.push('');
+  if (r.notes?.length) {
+    L.push('## Notes', '');
+    for (const n of r.notes) L.push(`- ${n}`);
+    L.push('');
+  }
+  return L.join('\n');
+}

@@ -1,0 +1,368 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench` (issue 8): speed, bytes and memory of osimage against the tools users would otherwise
+ * pick, on the same images, in the same run. Needs `npm run build` first (npm run bench does it) and the
+ * tools hack/bench/ensure-tools.sh installs (docker-registry, skopeo, GNU time).
+ *
+ *   npm run bench                                  # defaults: 256 MiB base layers, 1 GiB top layer
+ *   OSIMAGE_BENCH_MIB=64 OSIMAGE_BENCH_TOP_MIB=128 npm run bench -- --results /tmp/r.md   # a quick one
+ *
+ * Options (flag, or environment variable):
+ *   --mib N          OSIMAGE_BENCH_MIB          base layers' data in total, MiB (default 256)
+ *   --top-mib N      OSIMAGE_BENCH_TOP_MIB      the deep variant's top layer, MiB (default 1024)
+ *   --runs N         OSIMAGE_BENCH_RUNS         timed runs of release info per tool (default 5)
+ *   --startup-runs N OSIMAGE_BENCH_STARTUP_RUNS start-up and resolve runs (default 15)
+ *   --builds N       OSIMAGE_BENCH_BUILDS       builds in builds.json (default 5000)
+ *   --results FILE   OSIMAGE_BENCH_RESULTS      where the Markdown goes (default hack/bench/RESULTS.md)
+ *
+ * Everything lives in one temp folder (under $TMPDIR or /tmp), removed at the end, on failure and on
+ * Ctrl-C / SIGTERM. Nothing here is part of `npm test`.
+ */
+import { execFileSync } from 'node:child_process';
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdtemp, rm, statfs, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startRegistryServer } from '../lib/registry-server.mjs';
+import { serveBuilds } from './lib/builds.mjs';
+import { buildBenchImages, imageReferences } from './lib/images.mjs';
+import { HAVE_GNU_TIME, RSS_METHOD, alternate, median, run, running } from './lib/measure.mjs';
+import { startCountingProxy } from './lib/proxy.mjs';
+import { renderResults } from './lib/report.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '../..');
+const BIN = join(ROOT, 'bin/osimage');
+const NODE = process.execPath;
+const MiB = 1024 * 1024;
+const REPO = 'ocp/release';
+
+// ---------------------------------------------------------------- options
+
+function options(argv) {
+  const flags = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--help' || a === '-h') {
+      process.stdout.write(
+        'usage: npm run bench [-- --mib N --top-mib N --runs N --startup-runs N --builds N --results FILE]\n' +
+          'environment: OSIMAGE_BENCH_MIB, OSIMAGE_BENCH_TOP_MIB, OSIMAGE_BENCH_RUNS, OSIMAGE_BENCH_STARTUP_RUNS,\n' +
+          '             OSIMAGE_BENCH_BUILDS, OSIMAGE_BENCH_RESULTS\n',
+      );
+      process.exit(0);
+    }
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
+    if (!m) throw new Error(`unknown argument ${a} (try --help)`);
+    flags[m[1]] = m[2] ?? argv[++i];
+  }
+  const num = (flag, env, def, min) => {
+    const raw = flags[flag] ?? (process.env[env] || undefined);
+    if (raw === undefined) return def;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${flag} / ${env} must be an integer ≥ ${min}, got ${raw}`);
+    return n;
+  };
+  const known = new Set(['mib', 'top-mib', 'runs', 'startup-runs', 'builds', 'results']);
+  for (const k of Object.keys(flags)) if (!known.has(k)) throw new Error(`unknown option --${k} (try --help)`);
+  return {
+    baseMiB: num('mib', 'OSIMAGE_BENCH_MIB', 256, 2),
+    topMiB: num('top-mib', 'OSIMAGE_BENCH_TOP_MIB', 1024, 1),
+    runs: num('runs', 'OSIMAGE_BENCH_RUNS', 5, 1),
+    startupRuns: num('startup-runs', 'OSIMAGE_BENCH_STARTUP_RUNS', 15, 1),
+    builds: num('builds', 'OSIMAGE_BENCH_BUILDS', 5000, 1),
+    results: resolve(flags.results ?? (process.env.OSIMAGE_BENCH_RESULTS || join(HERE, 'RESULTS.md'))),
+  };
+}
+
+// ---------------------------------------------------------------- helpers
+
+const log = (m) => process.stderr.write(`bench: ${m}\n`);
+const sh = (cmd, args) => {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  } catch {
+    return undefined;
+  }
+};
+const onPath = (cmd) => sh('sh', ['-c', `command -v ${cmd}`]);
+
+function machine() {
+  const cpus = os.cpus();
+  const osRelease = sh('sh', ['-c', '. /etc/os-release && echo "$PRETTY_NAME"']) ?? `${os.type()} ${os.release()}`;
+  return {
+    cores: cpus.length,
+    cpuModel: cpus[0]?.model?.trim() ?? 'unknown',
+    memGiB: os.totalmem() / 1024 ** 3,
+    node: process.version,
+    os: `${osRelease}, kernel ${os.release()} (${os.arch()})`,
+    commit: sh('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD']) ?? 'unknown',
+    dirty: (sh('git', ['-C', ROOT, 'status', '--porcelain', '--untracked-files=no']) ?? '') !== '',
+  };
+}
+
+function load(label) {
+  const up = sh('uptime', []) ?? '';
+  const [l1, l5, l15] = os.loadavg();
+  return { label, uptime: up, l1, l5, l15 };
+}
+
+function tools() {
+  const skopeo = sh('skopeo', ['--version']);
+  const registry = sh('/usr/bin/docker-registry', ['--version']);
+  const oc = onPath('oc');
+  return {
+    skopeo: skopeo?.replace(/^skopeo version /, '') ?? undefined,
+    registry: registry?.split(/\s+/).slice(-2).join(' ') ?? 'unknown',
+    tar: sh('tar', ['--version'])?.split('\n')[0] ?? 'unknown',
+    jq: onPath('jq') ? sh('jq', ['--version']) : undefined,
+    oc: oc ? (sh('oc', ['version', '--client'])?.split('\n')[0] ?? oc) : undefined,
+  };
+}
+
+// ---------------------------------------------------------------- state and cleanup
+
+const state = { tmp: undefined, registry: undefined, proxy: undefined, builds: undefined };
+let cleaning;
+function cleanup() {
+  cleaning ??= (async () => {
+    for (const c of running) c.kill('SIGTERM');
+    await state.proxy?.close().catch(() => undefined);
+    await state.builds?.close().catch(() => undefined);
+    await state.registry?.stop().catch(() => undefined);
+    if (state.tmp) await rm(state.tmp, { recursive: true, force: true }).catch(() => undefined);
+  })();
+  return cleaning;
+}
+for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+  process.on(sig, () => {
+    log(`${sig}: cleaning up`);
+    cleanup().finally(() => process.exit(code));
+  });
+}
+
+// ---------------------------------------------------------------- the bench
+
+async function checkDisk(dir, needMiB) {
+  const s = await statfs(dir);
+  const freeMiB = (s.bavail * s.bsize) / MiB;
+  log(`${dir}: ${Math.round(freeMiB)} MiB free, about ${needMiB} MiB needed`);
+  if (freeMiB < needMiB) throw new Error(`not enough space in ${dir}: ${Math.round(freeMiB)} MiB free, ${needMiB} MiB needed (set TMPDIR elsewhere or lower OSIMAGE_BENCH_MIB / OSIMAGE_BENCH_TOP_MIB)`);
+  return freeMiB;
+}
+
+async function push(registryHost, bench) {
+  const { openPushTarget } = await import('../../dist/registry/push.js');
+  const { closeDispatchers } = await import('../../dist/http/dispatcher.js');
+  try {
+    for (const [tag, { image }] of Object.entries(bench.images)) {
+      const dest = await openPushTarget(`${registryHost}/${REPO}:${tag}`, { insecure: true });
+      for (const blob of image.blobs) {
+        const c = bench.content.get(blob.descriptor.digest);
+        const content = c.bytes ?? (() => createReadStream(c.path, { highWaterMark: MiB }));
+        await dest.pushBlob(blob.descriptor, content);
+      }
+      await dest.pushManifest(image.bytes, image.descriptor.mediaType, tag);
+    }
+  } finally {
+    await closeDispatchers();
+  }
+}
+
+const MOSC_JQ = `.spec.tags[] | select(.name == "machine-os-content") | .from.name`;
+
+/** The two ways to answer `--image-for machine-os-content`: osimage, and skopeo copy + tar (+ jq). */
+function releaseInfoJobs({ host, tag, layer, mosc, tmp, policy }) {
+  const ref = `${host}/${REPO}:${tag}`;
+  const ociDir = join(tmp, `skopeo-${tag}`);
+  const check = (who, r, out) => {
+    if (r.code !== 0) throw new Error(`${who} exited ${r.code}: ${r.stderr.trim().slice(-2000)}`);
+    if (out !== undefined && out !== mosc) throw new Error(`${who} answered ${JSON.stringify(out)}, expected ${mosc}`);
+  };
+  const osimage = (h = host) => async () => {
+    const r = await run(NODE, [BIN, 'release', 'info', '--insecure', '--image-for', 'machine-os-content', `${h}/${REPO}:${tag}`], { tmp });
+    check('osimage', r, r.stdout.trim());
+    return { wallMs: r.wallMs, rssKiB: r.rssKiB };
+  };
+  const skopeoCopy = async (h = host) => {
+    await rm(ociDir, { recursive: true, force: true });
+    const r = await run('skopeo', ['copy', '--quiet', '--policy', policy, '--src-tls-verify=false', `docker://${h}/${REPO}:${tag}`, `oci:${ociDir}:${tag}`], { tmp });
+    check('skopeo copy', r);
+    return r;
+  };
+  const baseline = async () => {
+    const a = await skopeoCopy();
+    const blob = join(ociDir, 'blobs', layer.digest.replace(':', '/'));
+    // tar reads the one layer that holds release-manifests/ (the bench knows which); jq picks the tag.
+    const script = HAVE_JQ
+      ? `set -o pipefail; tar -xzf "$1" -O release-manifests/image-references | jq -r '${MOSC_JQ}'`
+      : `set -o pipefail; tar -xzf "$1" -O release-manifests/image-references | grep -A3 '"name": "machine-os-content"' >/dev/null && echo "$2"`;
+    const b = await run('bash', ['-c', script, 'bash', blob, mosc], { tmp });
+    check('tar', b, b.stdout.trim());
+    await rm(ociDir, { recursive: true, force: true });
+    return { wallMs: a.wallMs + b.wallMs, rssKiB: Math.max(a.rssKiB ?? 0, b.rssKiB ?? 0) || undefined, skopeoMs: a.wallMs, tarMs: b.wallMs };
+  };
+  const oc = async () => {
+    const r = await run('oc', ['adm', 'release', 'info', '--insecure=true', '--image-for', 'machine-os-content', ref], { tmp });
+    check('oc', r, r.stdout.trim());
+    return { wallMs: r.wallMs, rssKiB: r.rssKiB };
+  };
+  return { osimage, baseline, oc, skopeoCopy, ociDir };
+}
+
+let HAVE_JQ = false;
+
+async function main() {
+  const opts = options(process.argv.slice(2));
+  const started = new Date();
+  const before = load('before');
+  log(`load before: ${before.uptime}`);
+  const mach = machine();
+  const tl = tools();
+  HAVE_JQ = !!tl.jq;
+  if (!tl.skopeo) throw new Error('skopeo is not installed: run bash hack/bench/ensure-tools.sh');
+  if (!existsSync('/usr/bin/docker-registry')) throw new Error('docker-registry is not installed: run bash hack/bench/ensure-tools.sh');
+  if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: npm run build (npm run bench does it)');
+  if (opts.runs < 5) log(`warning: --runs ${opts.runs} is below the 5 runs issue 8 asks for`);
+  if (opts.startupRuns < 10) log(`warning: --startup-runs ${opts.startupRuns} is below the 10 runs issue 8 asks for`);
+
+  // Generated layers, then the registry's copy, then skopeo's copy of the deep image (the generated files
+  // are removed once pushed), plus room for page-cache-free slack.
+  const needMiB = Math.ceil(2.1 * (opts.baseMiB + opts.topMiB) + 256);
+  const tmpRoot = os.tmpdir();
+  const freeMiB = await checkDisk(tmpRoot, needMiB);
+  state.tmp = await mkdtemp(join(tmpRoot, 'osimage-bench-'));
+  const tmp = state.tmp;
+  const policy = join(tmp, 'policy.json');
+  await writeFile(policy, JSON.stringify({ default: [{ type: 'insecureAcceptAnything' }] }));
+
+  // 1. Images
+  let t = Date.now();
+  const bench = await buildBenchImages(tmp, { baseMiB: opts.baseMiB, topMiB: opts.topMiB, onStep: (s) => log(`generating ${s}`) });
+  const genSec = (Date.now() - t) / 1000;
+  log(`generated in ${genSec.toFixed(1)} s: ${JSON.stringify(bench.sizes)}`);
+
+  // 2. Registry and push
+  state.registry = await startRegistryServer({ dir: await mkdtemp(join(tmp, 'registry-')), logLevel: 'error' });
+  const host = state.registry.host;
+  t = Date.now();
+  await push(host, bench);
+  const pushSec = (Date.now() - t) / 1000;
+  log(`pushed both images to ${host} in ${pushSec.toFixed(1)} s`);
+  for (const f of bench.layerFiles) await rm(f, { force: true });
+  state.proxy = await startCountingProxy(state.registry.url);
+
+  // 3. release info: timed runs direct to the registry, then one counted run each through the proxy
+  const releaseInfo = {};
+  for (const tag of ['standard', 'deep']) {
+    const { image, releaseLayer, mustRead } = bench.images[tag];
+    const jobs = releaseInfoJobs({ host, tag, layer: releaseLayer, mosc: bench.mosc, tmp, policy });
+    const timed = { osimage: jobs.osimage(), baseline: jobs.baseline };
+    if (tl.oc) timed.oc = jobs.oc;
+    log(`release info, ${tag} image: 1 warm-up + ${opts.runs} alternating runs of ${Object.keys(timed).join(', ')}`);
+    const samples = await alternate(timed, { runs: opts.runs, warmup: 1, onRound: (r) => log(`  ${tag}: round ${r}/${opts.runs}`) });
+
+    const minimum = image.bytes.length + image.config.descriptor.size + mustRead.reduce((n, d) => n + d.size, 0);
+    state.proxy.reset();
+    await jobs.osimage(state.proxy.host)();
+    const osimageBytes = state.proxy.totals();
+    state.proxy.reset();
+    await jobs.skopeoCopy(state.proxy.host);
+    const skopeoBytes = state.proxy.totals();
+    state.proxy.reset();
+    await rm(jobs.ociDir, { recursive: true, force: true });
+    releaseInfo[tag] = {
+      layers: image.layers.map((l) => l.descriptor.size),
+      imageBytes: image.bytes.length + image.config.descriptor.size + image.layers.reduce((n, l) => n + l.descriptor.size, 0),
+      minimum,
+      minimumParts: { manifest: image.bytes.length, config: image.config.descriptor.size, layers: mustRead.map((d) => d.size) },
+      samples,
+      bytes: { osimage: osimageBytes, skopeo: skopeoBytes },
+    };
+  }
+
+  // 4. Start-up
+  log(`start-up: 2 warm-ups + ${opts.startupRuns} alternating runs of node -e 0, commander alone and osimage --help`);
+  const startup = await alternate(
+    {
+      node: async () => run(NODE, ['-e', '0'], { rss: false, keepStdout: false }),
+      // What the CLI framework alone costs: an ES module importing commander, as dist/cli.js does.
+      commander: async () => run(NODE, ['--input-type=module', '-e', "await import('commander')"], { rss: false, keepStdout: false, cwd: ROOT }),
+      osimage: async () => {
+        const r = await run(NODE, [BIN, '--help'], { rss: false, keepStdout: false });
+        if (r.code !== 0) throw new Error(`osimage --help exited ${r.code}: ${r.stderr}`);
+        return r;
+      },
+    },
+    { runs: opts.startupRuns, warmup: 2 },
+  );
+
+  // 5. resolve over a big builds.json
+  state.builds = await serveBuilds({ channel: 'bench', count: opts.builds });
+  const { url, ids } = state.builds;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(RHCOS_|OPENSHIFT_INSTALL_)/.test(k)));
+  const newest = ids[0];
+  const oldest = ids[ids.length - 1];
+  const resolveJob = (build) => async () => {
+    const args = [BIN, 'resolve', '--base-url', url, '--channel', 'bench', ...(build ? ['--build', build] : [])];
+    const r = await run(NODE, args, { env, tmp });
+    const want = build ?? newest;
+    if (r.code !== 0 || !r.stdout.includes(want)) throw new Error(`osimage resolve ${build ?? ''} exited ${r.code}: ${r.stderr}${r.stdout.slice(0, 500)}`);
+    return r;
+  };
+  const fetchJob = (build) => async () => {
+    const r = await run(NODE, [join(HERE, 'lib/fetch-only.mjs'), `${url}/bench/builds.json`, `${url}/bench/${build}/x86_64/meta.json`], { env, tmp });
+    if (r.code !== 0) throw new Error(`fetch-only exited ${r.code}: ${r.stderr}`);
+    return r;
+  };
+  log(`resolve: 2 warm-ups + ${opts.startupRuns} alternating runs over ${opts.builds} builds`);
+  const resolveSamples = await alternate(
+    { fetch: fetchJob(newest), newest: resolveJob(undefined), fetchOldest: fetchJob(oldest), pinnedOldest: resolveJob(oldest) },
+    { runs: opts.startupRuns, warmup: 2 },
+  );
+
+  // 6. Where osimage's own time goes: importing each runtime dependency (from an ES module, as dist/ does),
+  // and one cold parse of the image-references file.
+  const deps = ['undici', 'yaml', 'semver', 'tar-stream', 'commander'];
+  log(`module costs: 1 warm-up + ${opts.startupRuns} alternating runs importing ${deps.join(', ')}`);
+  const importJob = (mod) => async () =>
+    run(NODE, ['--input-type=module', '-e', mod ? `await import(${JSON.stringify(mod)})` : '0'], { rss: false, keepStdout: false, cwd: ROOT });
+  const imports = await alternate(Object.fromEntries([['esm', importJob(undefined)], ...deps.map((d) => [d, importJob(d)])]), { runs: opts.startupRuns, warmup: 1 });
+  const refsFile = join(tmp, 'image-references');
+  await writeFile(refsFile, imageReferences(bench.version).json);
+  const parse = [];
+  for (let i = 0; i < opts.runs; i++) {
+    const r = await run(NODE, [join(HERE, 'lib/parse-cost.mjs'), refsFile], { rss: false });
+    if (r.code !== 0) throw new Error(`parse-cost exited ${r.code}: ${r.stderr}`);
+    parse.push(JSON.parse(r.stdout));
+  }
+
+  const after = load('after');
+  log(`load after: ${after.uptime}`);
+  const results = {
+    started,
+    finished: new Date(),
+    opts,
+    machine: mach,
+    tools: tl,
+    rssMethod: RSS_METHOD,
+    load: [before, after],
+    disk: { tmpRoot, freeMiB, needMiB },
+    gen: { seconds: genSec, pushSeconds: pushSec, sizes: bench.sizes, files: bench.files, releaseFiles: bench.releaseFiles },
+    releaseInfo,
+    startup,
+    resolve: { samples: resolveSamples, buildsBytes: state.builds.buildsBytes, builds: opts.builds },
+    costs: { imports, parse, refsBytes: Buffer.byteLength(imageReferences(bench.version).json) },
+  };
+  const md = renderResults(results, { median });
+  process.stdout.write(`\n${md}\n`);
+  await writeFile(opts.results, md);
+  log(`wrote ${relative(process.cwd(), opts.results) || opts.results}`);
+}
+
+main()
+  .catch((err) => {
+    process.stderr.write(`bench: failed: ${err?.stack ?? err}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => cleanup());
