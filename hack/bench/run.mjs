@@ -11,7 +11,7 @@
  *   --mib N          OSIMAGE_BENCH_MIB          base layers' data in total, MiB (default 256)
  *   --top-mib N      OSIMAGE_BENCH_TOP_MIB      the deep variant's top layer, MiB (default 1024)
  *   --runs N         OSIMAGE_BENCH_RUNS         timed runs of release info per tool (default 5)
- *   --startup-runs N OSIMAGE_BENCH_STARTUP_RUNS start-up and resolve runs (default 15)
+ *   --startup-runs N OSIMAGE_BENCH_STARTUP_RUNS start-up, resolve and module-cost runs (default 21)
  *   --builds N       OSIMAGE_BENCH_BUILDS       builds in builds.json (default 5000)
  *   --results FILE   OSIMAGE_BENCH_RESULTS      where the Markdown goes (default hack/bench/RESULTS.md)
  *
@@ -69,7 +69,7 @@ function options(argv) {
     baseMiB: num('mib', 'OSIMAGE_BENCH_MIB', 256, 2),
     topMiB: num('top-mib', 'OSIMAGE_BENCH_TOP_MIB', 1024, 1),
     runs: num('runs', 'OSIMAGE_BENCH_RUNS', 5, 1),
-    startupRuns: num('startup-runs', 'OSIMAGE_BENCH_STARTUP_RUNS', 15, 1),
+    startupRuns: num('startup-runs', 'OSIMAGE_BENCH_STARTUP_RUNS', 21, 1),
     builds: num('builds', 'OSIMAGE_BENCH_BUILDS', 5000, 1),
     results: resolve(flags.results ?? (process.env.OSIMAGE_BENCH_RESULTS || join(HERE, 'RESULTS.md'))),
   };
@@ -124,6 +124,7 @@ function tools() {
 
 const state = { tmp: undefined, registry: undefined, proxy: undefined, builds: undefined };
 let cleaning;
+let interrupted = false;
 function cleanup() {
   cleaning ??= (async () => {
     for (const c of running) c.kill('SIGTERM');
@@ -136,6 +137,7 @@ function cleanup() {
 }
 for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
   process.on(sig, () => {
+    interrupted = true;
     log(`${sig}: cleaning up`);
     cleanup().finally(() => process.exit(code));
   });
@@ -362,6 +364,7 @@ async function main() {
 
 main()
   .catch((err) => {
+    if (interrupted) return; // the signal handler reports and exits
     process.stderr.write(`bench: failed: ${err?.stack ?? err}\n`);
     process.exitCode = 1;
   })
