@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { EnvHttpProxyAgent } from './undici.js';
 import { OsimageError, describe } from '../errors.js';
 import { onShutdown } from '../lifecycle.js';
 

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { request } from './undici.js';
 import { FetchError, describe } from '../errors.js';
 import { dispatcher } from './dispatcher.js';
 import { TransientError, isRetryableStatus, isTransientNetworkError, parseRetryAfter } from './retry.js';
