@@ -115,7 +115,8 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
   if (!references || !rawRefs) throw new OsimageError('release image did not contain an image-references file');
 
   references.spec.tags = [...(references.spec.tags ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const cv = componentVersions(references);
+  // Component versions belong to the full view; the referencesOnly queries never show them.
+  const cv = opts.referencesOnly ? { versions: new Map<string, ComponentVersion>(), warnings: [] } : componentVersions(references);
   const os = config.os || 'unknown';
   const arch = config.architecture || 'unknown';
   const listDigest = resolved.list?.digest;

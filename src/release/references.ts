@@ -2,8 +2,9 @@
  * The two metadata files of a release payload: `image-references` (an ImageStream naming every component
  * image) and `release-metadata` (Cincinnati metadata: version, previous, next, metadata).
  */
-import semver from 'semver';
-import { parse as parseYaml } from 'yaml';
+import type Semver from 'semver';
+import type * as Yaml from 'yaml';
+import { lazyRequire } from '../lazy.js';
 import { describe } from '../errors.js';
 
 export interface TagReference {
@@ -35,11 +36,24 @@ export const ANNOTATION_DISPLAY_NAMES = 'io.openshift.build.version-display-name
 export const ANNOTATION_SOURCE_LOCATION = 'io.openshift.build.source-location';
 export const ANNOTATION_COMMIT = 'io.openshift.build.commit.id';
 
+const yaml = lazyRequire<typeof Yaml>('yaml');
+const semverLib = lazyRequire<typeof Semver>('semver');
+
+function parseJsonOrYaml(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return yaml().parse(text);
+  }
+}
+
 /** Parse image-references as info does: YAML or JSON, and it must be an image.openshift.io/v1 ImageStream. */
 export function parseImageReferences(bytes: Buffer): ImageStream {
   let doc: unknown;
   try {
-    doc = parseYaml(bytes.toString('utf8'));
+    // oc writes JSON: take the fast path, and the YAML parser only for what JSON cannot read.
+    const text = bytes.toString('utf8');
+    doc = parseJsonOrYaml(text);
   } catch (err) {
     throw new Error(`unable to read release image-references: ${describe(err)}`);
   }
@@ -120,7 +134,7 @@ export function parseComponentVersions(label: string, displayNames = ''): Map<st
     if (eq < 0) throw new Error(`the version pair "${pair}" must be NAME=VERSION`);
     const [k, v] = [pair.slice(0, eq), pair.slice(eq + 1)];
     if (!VERSION_KEY.test(k)) throw new Error(`the version name "${k}" must only be ASCII alphanumerics and internal hyphens`);
-    const parsed = semver.parse(v);
+    const parsed = semverLib().parse(v);
     if (!parsed) throw new Error(`the version pair "${pair}" must have a valid semantic version`);
     out.set(k, { version: parsed.version, displayName: names.get(k) ?? '' });
   }
@@ -165,6 +179,6 @@ export function componentVersions(is: ImageStream): { versions: Map<string, Comp
 
 /** Versions sorted as semver when every one parses, else as given. */
 export function sortSemver(versions: string[]): string[] {
-  if (!versions.every((v) => semver.valid(v))) return [...versions];
-  return [...versions].sort(semver.compare).map((v) => semver.parse(v)!.version);
+  if (!versions.every((v) => semverLib().valid(v))) return [...versions];
+  return [...versions].sort(semverLib().compare).map((v) => semverLib().parse(v)!.version);
 }
