@@ -40,7 +40,7 @@ export async function main(argv: string[]): Promise<void> {
       throw err;
     });
   }
-  const { Command, CommanderError } = await import('commander');
+  const [{ Command, CommanderError }] = await Promise.all([import('commander'), import('./output/terminal.js').then((t) => t.loadColors())]);
   const program = new Command('osimage')
     .description('The OS image (RHCOS) of an OpenShift release, from build to payload.')
     .version(version(), '-V, --version')
@@ -70,7 +70,7 @@ async function exitCodeFor(err: unknown, CommanderError: typeof import('commande
     // commander has already printed its message; help and --version exit 0.
     return err.exitCode === 0 ? 0 : EXIT_USAGE;
   }
-  const { error } = await import('./output/terminal.js'); // not on the start-up path
+  const { error } = await import('./output/terminal.js');
   if (err instanceof OsimageError) {
     error(err.message);
     return err.exitCode;

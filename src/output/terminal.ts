@@ -1,4 +1,3 @@
-import { Chalk, type ChalkInstance } from 'chalk';
 
 /**
  * The only place that writes to the terminal. stdout carries the answer; stderr carries warnings,
@@ -11,14 +10,35 @@ export function useColor(stream: NodeJS.WriteStream = process.stderr, env: NodeJ
   return Boolean(stream.isTTY) && env.TERM !== 'dumb';
 }
 
-const chalks = new Map<NodeJS.WriteStream, ChalkInstance>();
+let chalk: typeof import('chalk') | undefined;
 
-/** A chalk for one stream: level 0 (plain text) unless that stream may carry colour. */
-export function colors(stream: NodeJS.WriteStream = process.stdout): ChalkInstance {
-  let c = chalks.get(stream);
+/**
+ * Load chalk when a stream may carry colour (a TTY without NO_COLOR); the CLI calls this once at start-up.
+ * Piped and CI runs never load it.
+ */
+export async function loadColors(): Promise<void> {
+  if (!chalk && (useColor(process.stderr) || useColor(process.stdout))) chalk = await import('chalk');
+}
+
+/** The few styles osimage uses. */
+export interface Styles {
+  bold(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+}
+
+const same = (text: string) => text;
+const PLAIN: Styles = { bold: same, red: same, green: same, yellow: same };
+const styles = new Map<NodeJS.WriteStream, Styles>();
+
+/** Styles for one stream: plain text unless that stream may carry colour (and chalk is loaded). */
+export function colors(stream: NodeJS.WriteStream = process.stdout): Styles {
+  if (!chalk || !useColor(stream)) return PLAIN;
+  let c = styles.get(stream);
   if (!c) {
-    c = new Chalk({ level: useColor(stream) ? 1 : 0 });
-    chalks.set(stream, c);
+    c = new chalk.Chalk({ level: 1 });
+    styles.set(stream, c);
   }
   return c;
 }

@@ -195,7 +195,7 @@ export async function readLayer(
     raw.destroy();
     throw err;
   }
-  const gunzip = kind === 'gzip' ? createGunzip() : undefined;
+  const gunzip = kind === 'gzip' ? createGunzip({ chunkSize: 256 * 1024 }) : undefined; // 16 KiB chunks cost a zlib thread-pool trip each
   const ex = tarExtract();
 
   return new Promise((resolve, reject) => {
