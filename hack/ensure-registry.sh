@@ -9,21 +9,4 @@ missing=()
 command -v htpasswd >/dev/null 2>&1 || missing+=(apache2-utils)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
-fi
-
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then
-    SUDO="sudo"
-  else
-    echo "ensure-registry: need ${missing[*]} but not root and no sudo; install them and rerun" >&2
-    exit 1
-  fi
-fi
-
-echo "ensure-registry: installing ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq >/dev/null
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+bash "$(dirname "${BASH_SOURCE[0]}")/lib/apt-install.sh" ensure-registry ${missing[@]+"${missing[@]}"}
