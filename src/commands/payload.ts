@@ -297,5 +297,14 @@ export function command(): Command {
     .addCommand(renderCommand())
     .addCommand(mergeCommand())
     .addCommand(checkCommand())
-    .addCommand(bootimagesCommand());
+    .addCommand(bootimagesCommand())
+    .addHelpText(
+      'after',
+      examples([
+        'osimage payload write --dir manifests/machine-config-operator          # the resolved build\'s OS container',
+        'osimage payload render --os-image quay.io/ocp/os@sha256:… --role master --role worker',
+        'osimage payload check --dir payload --from-release oci-archive:release.tar:4.99.0',
+        'osimage payload bootimages --dir manifests/machine-config-operator',
+      ]),
+    );
 }

@@ -178,5 +178,13 @@ export function command(): Command {
     .description('Release payload images: info, extract, new.')
     .addCommand(infoCommand())
     .addCommand(extractCommand())
-    .addCommand(newCommand());
+    .addCommand(newCommand())
+    .addHelpText(
+      'after',
+      examples([
+        'osimage release info --image-for machine-os-content quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64',
+        'osimage release extract oci-archive:release.tar --file image-references',
+        'osimage release new --from-dir payload --name 4.99.0 --to-file release.tar',
+      ]),
+    );
 }

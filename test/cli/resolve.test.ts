@@ -26,11 +26,19 @@ describe('osimage (top level)', () => {
     expect(r.stdout).toContain('builds');
   });
 
-  it.each(['resolve', 'builds'])('%s --help shows examples', async (cmd) => {
+  it.each(['resolve', 'builds'])('%s --help shows the settings', async (cmd) => {
     const r = await osimage([cmd, '--help']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('Examples:');
     expect(r.stdout).toContain('--base-url');
+  });
+
+  it.each([
+    'builds', 'resolve', 'pin', 'promote', 'verify', 'payload', 'payload write', 'payload render', 'payload merge', 'payload check',
+    'payload bootimages', 'release', 'release info', 'release extract', 'release new',
+  ])('%s --help has examples', async (cmd) => {
+    const r = await osimage([...cmd.split(' '), '--help']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('Examples:\n  osimage ');
   });
 
   it('an unknown command or option is a usage error (exit 2)', async () => {
