@@ -1,7 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { FetchError, OsimageError, describe } from '../errors.js';
-import { expectOk, send } from './request.js';
 import { TransientError, isTransientNetworkError, withRetries, type RetryPolicy } from './retry.js';
 
 /** Documents we read whole (builds.json, meta.json) are small; refuse anything absurd. */
@@ -24,6 +23,8 @@ export async function fetchBytes(url: string, opts: FetchOptions = {}): Promise<
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new OsimageError(`unsupported URL scheme ${parsed.protocol} in ${url} (use http, https or file)`);
   }
+  // The HTTP client (undici) is loaded only for http(s): a release browser on disk never pays for it.
+  const { expectOk, send } = await import('./request.js');
   return withRetries(async () => {
     const res = await expectOk(await send(url, { headers: { accept: 'application/json, */*;q=0.5', ...opts.headers } }));
     const declared = Number(res.headers['content-length']);
