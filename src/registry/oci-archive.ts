@@ -4,11 +4,11 @@
  * those offsets. Nothing is extracted to disk, and a large archive is not read end to end to be indexed.
  */
 import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
 import { OsimageError, describe } from '../errors.js';
-import { LayoutSource, parseLayoutReference, type LayoutFiles } from './oci-layout.js';
+import { LayoutSource, parseLayoutReference, requirePath, type LayoutFiles } from './oci-layout.js';
 import type { ImageSource, SourceOptions } from './types.js';
 
 interface Span {
@@ -171,12 +171,6 @@ class ArchiveFiles implements LayoutFiles {
 export async function openOciArchive(ref: string, opts: SourceOptions = {}): Promise<ImageSource> {
   const { path, tag } = parseLayoutReference(ref, 'oci-archive');
   const label = `oci-archive:${path}`;
-  try {
-    const st = await stat(path);
-    if (!st.isFile()) throw new OsimageError(`${label}: ${path} is not a file`);
-  } catch (err) {
-    if (err instanceof OsimageError) throw err;
-    throw new OsimageError(`cannot open ${label}: ${describe(err)}`);
-  }
+  await requirePath(label, path, 'file');
   return new LayoutSource(new ArchiveFiles(label, path), tag, opts);
 }

@@ -196,16 +196,21 @@ class DirectoryFiles implements LayoutFiles {
   async close(): Promise<void> {}
 }
 
-/** Open `oci:DIR[:TAG]` (also `oci:DIR@sha256:…`). */
-export async function openOciLayout(ref: string, opts: SourceOptions = {}): Promise<ImageSource> {
-  const { path, tag } = parseLayoutReference(ref, 'oci');
-  const label = `oci:${path}`;
+/** The path of an `oci:` / `oci-archive:` reference must exist and be of the right kind. */
+export async function requirePath(label: string, path: string, kind: 'file' | 'directory'): Promise<void> {
   try {
     const st = await stat(path);
-    if (!st.isDirectory()) throw new OsimageError(`${label}: ${path} is not a directory`);
+    if (kind === 'file' ? !st.isFile() : !st.isDirectory()) throw new OsimageError(`${label}: ${path} is not a ${kind}`);
   } catch (err) {
     if (err instanceof OsimageError) throw err;
     throw new OsimageError(`cannot open ${label}: ${describe(err)}`);
   }
+}
+
+/** Open `oci:DIR[:TAG]` (also `oci:DIR@sha256:…`). */
+export async function openOciLayout(ref: string, opts: SourceOptions = {}): Promise<ImageSource> {
+  const { path, tag } = parseLayoutReference(ref, 'oci');
+  const label = `oci:${path}`;
+  await requirePath(label, path, 'directory');
   return new LayoutSource(new DirectoryFiles(label, path), tag, opts);
 }
