@@ -3,17 +3,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { osimage } from '../helpers/cli.js';
 import { stableJson } from '../../src/pin/snapshot.js';
-import { NEWEST_412, OLDER_412, sandbox, type Sandbox } from './setup.js';
+import { NEWEST_412, OLDER_412, scriptSandbox, type Sandbox } from './setup.js';
 
 let sb: Sandbox;
 let script: string;
 let meta: string;
 let original: string;
 beforeEach(async () => {
-  sb = await sandbox();
-  script = join(sb.work, 'release.sh');
-  meta = join(sb.work, 'rhcos.json');
-  original = await readFile(script, 'utf8');
+  ({ sb, script, meta, original } = await scriptSandbox());
 });
 afterEach(async () => {
   await sb.close();

@@ -4,17 +4,14 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, osimage } from '../helpers/cli.js';
-import { NEWEST_412, OLDER_412, sandbox, type Sandbox } from './setup.js';
+import { NEWEST_412, OLDER_412, scriptSandbox, type Sandbox } from './setup.js';
 
 let sb: Sandbox;
 let script: string;
 let meta: string;
 let original: string;
 beforeEach(async () => {
-  sb = await sandbox();
-  script = join(sb.work, 'release.sh');
-  meta = join(sb.work, 'rhcos.json');
-  original = await readFile(script, 'utf8');
+  ({ sb, script, meta, original } = await scriptSandbox());
 });
 afterEach(async () => {
   await sb.close();

@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SAMPLE_RELEASES, REPO } from '../helpers/cli.js';
@@ -37,4 +37,18 @@ export async function sandbox(): Promise<Sandbox> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A sandbox plus the paths the CLI tests use: the copied release script, its snapshot, and its bytes before the test. */
+export interface ScriptSandbox {
+  sb: Sandbox;
+  script: string;
+  meta: string;
+  original: string;
+}
+
+export async function scriptSandbox(): Promise<ScriptSandbox> {
+  const sb = await sandbox();
+  const script = join(sb.work, 'release.sh');
+  return { sb, script, meta: join(sb.work, 'rhcos.json'), original: await readFile(script, 'utf8') };
 }
