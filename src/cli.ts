@@ -9,12 +9,27 @@ import { shutdown } from './lifecycle.js';
  */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command: () => Command }> }> = {
   builds: { summary: "list a channel's RHCOS builds, newest first", load: () => import('./commands/builds.js') },
-  payload: { summary: 'write the OS image into payload manifests; render, merge and check MachineConfigs; coreos-bootimages', load: () => import('./commands/payload.js') },
-  resolve: { summary: 'resolve an RHCOS build and print its images (AMIs, QEMU, OS container)', load: () => import('./commands/resolve.js') },
+  payload: {
+    summary: 'write the OS image into payload manifests; render, merge and check MachineConfigs; coreos-bootimages',
+    load: () => import('./commands/payload.js'),
+  },
+  resolve: {
+    summary: 'resolve an RHCOS build and print its images (AMIs, QEMU, OS container)',
+    load: () => import('./commands/resolve.js'),
+  },
   release: { summary: 'read release payload images: info, extract', load: () => import('./commands/release.js') },
-  pin: { summary: 'pin an RHCOS build in a release script (and metadata snapshot); --check verifies pins', load: () => import('./commands/pin.js') },
-  promote: { summary: 'test the newest RHCOS build with a command and pin it only if the test passes', load: () => import('./commands/promote.js') },
-  verify: { summary: "check that a release payload ships the pinned bootimage's OS image (bootimage/payload drift)", load: () => import('./commands/verify.js') },
+  pin: {
+    summary: 'pin an RHCOS build in a release script (and metadata snapshot); --check verifies pins',
+    load: () => import('./commands/pin.js'),
+  },
+  promote: {
+    summary: 'test the newest RHCOS build with a command and pin it only if the test passes',
+    load: () => import('./commands/promote.js'),
+  },
+  verify: {
+    summary: "check that a release payload ships the pinned bootimage's OS image (bootimage/payload drift)",
+    load: () => import('./commands/verify.js'),
+  },
 };
 
 function version(): string {
@@ -40,7 +55,10 @@ export async function main(argv: string[]): Promise<void> {
       throw err;
     });
   }
-  const [{ Command, CommanderError }] = await Promise.all([import('commander'), import('./output/terminal.js').then((t) => t.loadColors())]);
+  const [{ Command, CommanderError }] = await Promise.all([
+    import('commander'),
+    import('./output/terminal.js').then((t) => t.loadColors()),
+  ]);
   const program = new Command('osimage')
     .description('The OS image (RHCOS) of an OpenShift release, from build to payload.')
     .version(version(), '-V, --version')

@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { startRegistryServer } from '../lib/registry-server.mjs';
 import { serveBuilds } from './lib/builds.mjs';
 import { buildBenchImages, imageReferences } from './lib/images.mjs';
-import { HAVE_GNU_TIME, RSS_METHOD, alternate, median, run, running } from './lib/measure.mjs';
+import { RSS_METHOD, alternate, median, run, running } from './lib/measure.mjs';
 import { startCountingProxy } from './lib/proxy.mjs';
 import { renderResults } from './lib/report.mjs';
 
@@ -135,7 +135,11 @@ function cleanup() {
   })();
   return cleaning;
 }
-for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+for (const [sig, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+]) {
   process.on(sig, () => {
     interrupted = true;
     log(`${sig}: cleaning up`);
@@ -149,7 +153,10 @@ async function checkDisk(dir, needMiB) {
   const s = await statfs(dir);
   const freeMiB = (s.bavail * s.bsize) / MiB;
   log(`${dir}: ${Math.round(freeMiB)} MiB free, about ${needMiB} MiB needed`);
-  if (freeMiB < needMiB) throw new Error(`not enough space in ${dir}: ${Math.round(freeMiB)} MiB free, ${needMiB} MiB needed (set TMPDIR elsewhere or lower OSIMAGE_BENCH_MIB / OSIMAGE_BENCH_TOP_MIB)`);
+  if (freeMiB < needMiB)
+    throw new Error(
+      `not enough space in ${dir}: ${Math.round(freeMiB)} MiB free, ${needMiB} MiB needed (set TMPDIR elsewhere or lower OSIMAGE_BENCH_MIB / OSIMAGE_BENCH_TOP_MIB)`,
+    );
   return freeMiB;
 }
 
@@ -181,14 +188,22 @@ function releaseInfoJobs({ host, tag, layer, mosc, tmp, policy }) {
     if (r.code !== 0) throw new Error(`${who} exited ${r.code}: ${r.stderr.trim().slice(-2000)}`);
     if (out !== undefined && out !== mosc) throw new Error(`${who} answered ${JSON.stringify(out)}, expected ${mosc}`);
   };
-  const osimage = (h = host) => async () => {
-    const r = await run(NODE, [BIN, 'release', 'info', '--insecure', '--image-for', 'machine-os-content', `${h}/${REPO}:${tag}`], { tmp });
-    check('osimage', r, r.stdout.trim());
-    return { wallMs: r.wallMs, rssKiB: r.rssKiB };
-  };
+  const osimage =
+    (h = host) =>
+    async () => {
+      const r = await run(NODE, [BIN, 'release', 'info', '--insecure', '--image-for', 'machine-os-content', `${h}/${REPO}:${tag}`], {
+        tmp,
+      });
+      check('osimage', r, r.stdout.trim());
+      return { wallMs: r.wallMs, rssKiB: r.rssKiB };
+    };
   const skopeoCopy = async (h = host) => {
     await rm(ociDir, { recursive: true, force: true });
-    const r = await run('skopeo', ['copy', '--quiet', '--policy', policy, '--src-tls-verify=false', `docker://${h}/${REPO}:${tag}`, `oci:${ociDir}:${tag}`], { tmp });
+    const r = await run(
+      'skopeo',
+      ['copy', '--quiet', '--policy', policy, '--src-tls-verify=false', `docker://${h}/${REPO}:${tag}`, `oci:${ociDir}:${tag}`],
+      { tmp },
+    );
     check('skopeo copy', r);
     return r;
   };
@@ -202,7 +217,12 @@ function releaseInfoJobs({ host, tag, layer, mosc, tmp, policy }) {
     const b = await run('bash', ['-c', script, 'bash', blob, mosc], { tmp });
     check('tar', b, b.stdout.trim());
     await rm(ociDir, { recursive: true, force: true });
-    return { wallMs: a.wallMs + b.wallMs, rssKiB: Math.max(a.rssKiB ?? 0, b.rssKiB ?? 0) || undefined, skopeoMs: a.wallMs, tarMs: b.wallMs };
+    return {
+      wallMs: a.wallMs + b.wallMs,
+      rssKiB: Math.max(a.rssKiB ?? 0, b.rssKiB ?? 0) || undefined,
+      skopeoMs: a.wallMs,
+      tarMs: b.wallMs,
+    };
   };
   const oc = async () => {
     const r = await run('oc', ['adm', 'release', 'info', '--insecure=true', '--image-for', 'machine-os-content', ref], { tmp });
@@ -289,7 +309,8 @@ async function main() {
     {
       node: async () => run(NODE, ['-e', '0'], { rss: false, keepStdout: false }),
       // What the CLI framework alone costs: an ES module importing commander, as dist/cli.js does.
-      commander: async () => run(NODE, ['--input-type=module', '-e', "await import('commander')"], { rss: false, keepStdout: false, cwd: ROOT }),
+      commander: async () =>
+        run(NODE, ['--input-type=module', '-e', "await import('commander')"], { rss: false, keepStdout: false, cwd: ROOT }),
       osimage: async () => {
         const r = await run(NODE, [BIN, '--help'], { rss: false, keepStdout: false });
         if (r.code !== 0) throw new Error(`osimage --help exited ${r.code}: ${r.stderr}`);
@@ -309,11 +330,15 @@ async function main() {
     const args = [BIN, 'resolve', '--base-url', url, '--channel', 'bench', ...(build ? ['--build', build] : [])];
     const r = await run(NODE, args, { env, tmp });
     const want = build ?? newest;
-    if (r.code !== 0 || !r.stdout.includes(want)) throw new Error(`osimage resolve ${build ?? ''} exited ${r.code}: ${r.stderr}${r.stdout.slice(0, 500)}`);
+    if (r.code !== 0 || !r.stdout.includes(want))
+      throw new Error(`osimage resolve ${build ?? ''} exited ${r.code}: ${r.stderr}${r.stdout.slice(0, 500)}`);
     return r;
   };
   const fetchJob = (build) => async () => {
-    const r = await run(NODE, [join(HERE, 'lib/fetch-only.mjs'), `${url}/bench/builds.json`, `${url}/bench/${build}/x86_64/meta.json`], { env, tmp });
+    const r = await run(NODE, [join(HERE, 'lib/fetch-only.mjs'), `${url}/bench/builds.json`, `${url}/bench/${build}/x86_64/meta.json`], {
+      env,
+      tmp,
+    });
     if (r.code !== 0) throw new Error(`fetch-only exited ${r.code}: ${r.stderr}`);
     return r;
   };
@@ -328,12 +353,25 @@ async function main() {
   // image-references file.
   const graphs = {
     commander: ['commander'],
-    'resolve command': ['./dist/cli.js', './dist/commands/resolve.js', './dist/rhcos/resolve.js', './dist/output/resolve-view.js', './dist/output/terminal.js'],
+    'resolve command': [
+      './dist/cli.js',
+      './dist/commands/resolve.js',
+      './dist/rhcos/resolve.js',
+      './dist/output/resolve-view.js',
+      './dist/output/terminal.js',
+    ],
     'http client': ['./dist/http/request.js'],
     'terminal output': ['./dist/output/terminal.js'],
     'release info --image-for': [
-      './dist/cli.js', './dist/commands/release.js', './dist/registry/open.js', './dist/registry/remote.js', './dist/release/info.js',
-      './dist/output/release-view.js', './dist/output/terminal.js', './dist/output/progress.js', './dist/release/references.js',
+      './dist/cli.js',
+      './dist/commands/release.js',
+      './dist/registry/open.js',
+      './dist/registry/remote.js',
+      './dist/release/info.js',
+      './dist/output/release-view.js',
+      './dist/output/terminal.js',
+      './dist/output/progress.js',
+      './dist/release/references.js',
     ],
     'undici (whole package)': ['undici'],
     yaml: ['yaml'],
@@ -347,10 +385,13 @@ async function main() {
     if (r.code !== 0) throw new Error(`importing ${mods.join(', ')} exited ${r.code}: ${r.stderr}`);
     return r;
   };
-  const imports = await alternate(Object.fromEntries([['esm', importJob([])], ...Object.entries(graphs).map(([k, mods]) => [k, importJob(mods)])]), {
-    runs: opts.startupRuns,
-    warmup: 1,
-  });
+  const imports = await alternate(
+    Object.fromEntries([['esm', importJob([])], ...Object.entries(graphs).map(([k, mods]) => [k, importJob(mods)])]),
+    {
+      runs: opts.startupRuns,
+      warmup: 1,
+    },
+  );
   const refsFile = join(tmp, 'image-references');
   await writeFile(refsFile, imageReferences(bench.version).json);
   const parse = [];

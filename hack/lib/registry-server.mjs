@@ -52,7 +52,8 @@ async function waitReady(url, child, logFile) {
     exited = code ?? -1;
   });
   while (Date.now() < deadline) {
-    if (exited !== null) throw new Error(`docker-registry exited (${exited}) during startup:\n${await readFile(logFile, 'utf8').catch(() => '')}`);
+    if (exited !== null)
+      throw new Error(`docker-registry exited (${exited}) during startup:\n${await readFile(logFile, 'utf8').catch(() => '')}`);
     try {
       const res = await fetch(`${url}/v2/`);
       await res.arrayBuffer();

@@ -54,7 +54,10 @@ function writeCommand(): Command {
       if (opts.osImage !== undefined) {
         pullspec = await flagPullspec('--os-image', opts.osImage, opts.allowTag);
         const ignored = (['baseUrl', 'channel', 'build', 'arch'] as const).filter((k) => opts[k] !== undefined);
-        if (ignored.length > 0) warn(`--os-image is given, so no build is resolved; ignoring ${ignored.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`);
+        if (ignored.length > 0)
+          warn(
+            `--os-image is given, so no build is resolved; ignoring ${ignored.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`,
+          );
       } else {
         const settings = settingsFrom(opts);
         const { resolveBuild, requireOsContainer } = await import('../rhcos/resolve.js');
@@ -141,7 +144,10 @@ function mergeCommand(): Command {
         .choices(['first-non-empty', 'controller-config', 'last-wins'])
         .default('last-wins'),
     )
-    .option('--os-image <pullspec>', 'the ControllerConfig value (what the CVO set); an MC value overrides it, and it is used when no MC sets one')
+    .option(
+      '--os-image <pullspec>',
+      'the ControllerConfig value (what the CVO set); an MC value overrides it, and it is used when no MC sets one',
+    )
     .addOption(outputOption(['yaml', 'json', 'name'], 'yaml'))
     .addHelpText(
       'after',
@@ -164,13 +170,13 @@ function mergeCommand(): Command {
       if (opts.osImage !== undefined) await flagPullspec('--os-image', opts.osImage, true);
       const docs = await mc.loadManifests(paths);
       const { selected, skipped } = mc.selectForRole(docs, opts.role);
-      view.skippedLines(skipped).forEach((l) => info(l));
+      for (const l of view.skippedLines(skipped)) info(l);
       const result = mc.mergeMachineConfigs(
         selected.map((s) => s.mc),
         opts.role,
         { policy: opts.policy, ...(opts.osImage !== undefined ? { baseOsImageURL: opts.osImage } : {}) },
       );
-      view.mergeNotes(result).forEach((l) => info(l));
+      for (const l of view.mergeNotes(result)) info(l);
       result.warnings.forEach(warn);
       if (opts.output === 'name') out(result.name);
       else if (opts.output === 'json') out(json(result.rendered));
@@ -207,7 +213,8 @@ function checkCommand(): Command {
       ]),
     )
     .action(async (opts: CheckOptions) => {
-      if ((opts.images === undefined) === (opts.fromRelease === undefined)) throw new UsageError('give exactly one of --images and --from-release');
+      if ((opts.images === undefined) === (opts.fromRelease === undefined))
+        throw new UsageError('give exactly one of --images and --from-release');
       const { checkOperators, readInputImages, readOperatorDir } = await import('../payload/check.js');
       const { out, error } = await import('../output/terminal.js');
       const view = await import('../output/payload-view.js');
@@ -235,7 +242,10 @@ async function releaseInputs(image: string, o: RegistryOptionValues) {
   const { opts, progress } = await sourceOptions(o, state);
   const source = await openImage(image, opts);
   try {
-    const info = await loadReleaseInfo(image, source, { referencesOnly: true, ...(o.filterByOs !== undefined ? { filterByOs: o.filterByOs } : {}) });
+    const info = await loadReleaseInfo(image, source, {
+      referencesOnly: true,
+      ...(o.filterByOs !== undefined ? { filterByOs: o.filterByOs } : {}),
+    });
     progress.done();
     if (state.verificationFailed) warn('the release image failed content verification and may have been tampered with');
     return imageStreamFromObject(info.references, `${image} (release-manifests/image-references)`);
@@ -301,7 +311,7 @@ export function command(): Command {
     .addHelpText(
       'after',
       examples([
-        'osimage payload write --dir manifests/machine-config-operator          # the resolved build\'s OS container',
+        "osimage payload write --dir manifests/machine-config-operator          # the resolved build's OS container",
         'osimage payload render --os-image quay.io/ocp/os@sha256:… --role master --role worker',
         'osimage payload check --dir payload --from-release oci-archive:release.tar:4.99.0',
         'osimage payload bootimages --dir manifests/machine-config-operator',

@@ -62,7 +62,8 @@ export function command(): Command {
           throw new UsageError('--check reads the build and channel from FILE; --build and --channel cannot be used with it');
         }
         const ignored = ['RHCOS_BUILD_NAME', 'RHCOS_DEFAULT_CHANNEL', 'RHCOS_BASE_URL'].filter((v) => process.env[v]);
-        if (ignored.length > 0) term.info(`note: --check reads the pins from ${opts.write}; ignoring ${ignored.join(', ')} from the environment`);
+        if (ignored.length > 0)
+          term.info(`note: --check reads the pins from ${opts.write}; ignoring ${ignored.join(', ')} from the environment`);
         const { checkPins } = await import('../pin/check.js');
         const report = await checkPins({ file: opts.write, meta: opts.meta, baseUrl: opts.baseUrl, arch: opts.arch });
         report.warnings.forEach(term.warn);
@@ -74,7 +75,7 @@ export function command(): Command {
       misspeltEnvWarnings(process.env).forEach(term.warn);
       const { planPin, applyPlan } = await import('../pin/plan.js');
       const plan = await planPin({ file: opts.write, meta: opts.meta, flags: opts, env: process.env, latest: opts.latest ?? false });
-      plan.notes.forEach((n) => term.info(`note: ${n}`));
+      for (const n of plan.notes) term.info(`note: ${n}`);
       plan.warnings.forEach(term.warn);
       if (opts.dryRun) {
         term.outRaw(view.planDiff(plan));

@@ -39,7 +39,8 @@ export function command(): Command {
       ]),
     )
     .action(async (opts: PromoteOptions) => {
-      if (opts.build !== undefined) throw new UsageError('promote always tests the newest build; to pin a given build use: osimage pin --build NAME');
+      if (opts.build !== undefined)
+        throw new UsageError('promote always tests the newest build; to pin a given build use: osimage pin --build NAME');
       if (opts.test.trim() === '') throw new UsageError('--test: the command is empty');
       const term = await import('../output/terminal.js');
       const view = await import('../output/pin-view.js');

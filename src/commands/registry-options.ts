@@ -38,4 +38,3 @@ export async function sourceOptions(o: RegistryOptionValues, state: { verificati
   };
   return { opts, progress };
 }
-

@@ -27,9 +27,11 @@ export function createdTime(flag: string | undefined, env: NodeJS.ProcessEnv = p
   let date: Date;
   if (flag !== undefined) {
     date = new Date(flag);
-    if (Number.isNaN(date.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(flag)) throw new UsageError(`--created: ${JSON.stringify(flag)} is not an RFC 3339 time`);
+    if (Number.isNaN(date.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(flag))
+      throw new UsageError(`--created: ${JSON.stringify(flag)} is not an RFC 3339 time`);
   } else if (env.SOURCE_DATE_EPOCH) {
-    if (!/^\d+$/.test(env.SOURCE_DATE_EPOCH)) throw new UsageError(`SOURCE_DATE_EPOCH: ${JSON.stringify(env.SOURCE_DATE_EPOCH)} is not a number of seconds`);
+    if (!/^\d+$/.test(env.SOURCE_DATE_EPOCH))
+      throw new UsageError(`SOURCE_DATE_EPOCH: ${JSON.stringify(env.SOURCE_DATE_EPOCH)} is not a number of seconds`);
     date = new Date(Number(env.SOURCE_DATE_EPOCH) * 1000);
   } else {
     date = new Date(0);
@@ -44,7 +46,10 @@ export function newCommand(): Command {
         'and push it (--to-image), write it as an oci-archive (--to-file) or as flat manifests (--to-dir).',
     )
     .argument('[mappings...]', 'TAG=PULLSPEC overrides of input images')
-    .requiredOption('--from-dir <dir>', 'DIR/image-references lists the input images; each DIR/<operator>/ holds its manifests and image-references')
+    .requiredOption(
+      '--from-dir <dir>',
+      'DIR/image-references lists the input images; each DIR/<operator>/ holds its manifests and image-references',
+    )
     .requiredOption('--name <version>', 'the release version (semver), e.g. 4.99.0')
     .option('--previous <versions>', 'versions this release can upgrade from (repeatable, or comma-separated)', collect, [])
     .option('--next <version>', 'versions this release can upgrade to (repeatable)', collect, [])
@@ -87,10 +92,16 @@ export function newCommand(): Command {
         }
       }
       const mappings = parseMappings(mappingArgs, mappingFile);
-      const metadata = releaseMetadata({ name: o.name, previous: o.previous, next: o.next, ...(o.metadata !== undefined ? { metadataJson: o.metadata } : {}) });
+      const metadata = releaseMetadata({
+        name: o.name,
+        previous: o.previous,
+        next: o.next,
+        ...(o.metadata !== undefined ? { metadataJson: o.metadata } : {}),
+      });
       if (o.toImage !== undefined) {
         const { parseReference } = await import('../registry/reference.js');
-        if (parseReference(o.toImage).reference.digest) throw new UsageError('--to-image may only point to a repository or tag, not a digest');
+        if (parseReference(o.toImage).reference.digest)
+          throw new UsageError('--to-image may only point to a repository or tag, not a digest');
       }
 
       let payload;

@@ -25,11 +25,13 @@ function infoCommand(): Command {
     .description(`Show what a release image holds: name, digest, metadata, component versions and images.\n${REFERENCE_HELP}`)
     .argument('<image>', 'the release image')
     .option('--image-for <tag>', 'print the pull spec of this component image only')
-    .option('--pullspecs', 'show each image\'s pull spec instead of its digest')
+    .option('--pullspecs', "show each image's pull spec instead of its digest")
     .option('--commits', 'show the source repository and commit of each image')
     .option('--commit-urls', 'show a link to the source commit of each image')
     .option('--changes-from <old>', 'show what changed from release OLD to IMAGE: machine-os, component versions, images (text or -o json)')
-    .addOption(new Option('-o, --output <format>', 'output format: json, name, pullspec, digest').choices(['json', 'name', 'pullspec', 'digest']))
+    .addOption(
+      new Option('-o, --output <format>', 'output format: json, name, pullspec, digest').choices(['json', 'name', 'pullspec', 'digest']),
+    )
     .addHelpText(
       'after',
       examples([
@@ -44,7 +46,8 @@ function infoCommand(): Command {
     .action(async (image: string, o: InfoOptions) => {
       if (o.changesFrom !== undefined) return changesFrom(o.changesFrom, image, o);
       const views = [o.imageFor !== undefined, o.commits, o.commitUrls, o.pullspecs].filter(Boolean).length;
-      if (views > 1) throw new UsageError('only one of --commits, --commit-urls, --pullspecs, --contents, --size, --verify may be specified');
+      if (views > 1)
+        throw new UsageError('only one of --commits, --commit-urls, --pullspecs, --contents, --size, --verify may be specified');
       if (o.imageFor !== undefined && o.output !== undefined) throw new UsageError('--output and --image-for may not both be specified');
       const { openImage } = await import('../registry/open.js');
       const { loadReleaseInfo } = await import('../release/info.js');
@@ -76,10 +79,12 @@ function infoCommand(): Command {
         if (o.output) {
           const r = view.renderList(info, o.output);
           process.stdout.write(r.out);
-          r.errors.forEach((e) => error(e));
+          for (const e of r.errors) error(e);
           return;
         }
-        process.stdout.write(view.renderInfo(info, o.pullspecs ? 'pullspecs' : o.commits ? 'commits' : o.commitUrls ? 'commit-urls' : 'digest'));
+        process.stdout.write(
+          view.renderInfo(info, o.pullspecs ? 'pullspecs' : o.commits ? 'commits' : o.commitUrls ? 'commit-urls' : 'digest'),
+        );
       } finally {
         progress.done();
         await source.close();
@@ -96,7 +101,8 @@ async function changesFrom(oldImage: string, newImage: string, o: InfoOptions): 
     o.commitUrls ? '--commit-urls' : undefined,
     o.output !== undefined && o.output !== 'json' ? `--output ${o.output}` : undefined,
   ].filter((c): c is string => c !== undefined);
-  if (conflicts.length > 0) throw new UsageError(`--changes-from may not be combined with ${conflicts.join(', ')} (it shows a diff as text or -o json)`);
+  if (conflicts.length > 0)
+    throw new UsageError(`--changes-from may not be combined with ${conflicts.join(', ')} (it shows a diff as text or -o json)`);
   if (oldImage === '') throw new UsageError('--changes-from: the image is empty');
   const { openImage } = await import('../registry/open.js');
   const { loadReleaseInfo } = await import('../release/info.js');
@@ -132,7 +138,9 @@ async function changesFrom(oldImage: string, newImage: string, o: InfoOptions): 
 
 function extractCommand(): Command {
   return addRegistryOptions(new Command('extract'))
-    .description(`Extract release-manifests/ from a release image: one file to stdout (--file), or every file into a folder (--to).\n${REFERENCE_HELP}`)
+    .description(
+      `Extract release-manifests/ from a release image: one file to stdout (--file), or every file into a folder (--to).\n${REFERENCE_HELP}`,
+    )
     .argument('<image>', 'the release image')
     .option('--file <name>', 'write the raw bytes of release-manifests/NAME to stdout')
     .option('--to <dir>', 'write every file of release-manifests/ under this folder (default: the current folder)')

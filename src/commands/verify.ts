@@ -56,7 +56,8 @@ export function command(): Command {
       let pinnedIn: string | undefined;
       if (o.write !== undefined) {
         const ignored = ['RHCOS_BUILD_NAME', 'RHCOS_DEFAULT_CHANNEL', 'RHCOS_BASE_URL'].filter((v) => process.env[v]);
-        if (ignored.length > 0) term.info(`note: --write reads the pins from ${o.write}; ignoring ${ignored.join(', ')} from the environment`);
+        if (ignored.length > 0)
+          term.info(`note: --write reads the pins from ${o.write}; ignoring ${ignored.join(', ')} from the environment`);
         const { settingsFromPinsFile } = await import('../verify/pins.js');
         const pinned = await settingsFromPinsFile(o.write, { baseUrl: o.baseUrl, arch: o.arch });
         settings = pinned.settings;

@@ -18,7 +18,9 @@ function outcome(f: FileOutcome, what: string): string {
 
 export function writeView(r: PayloadWriteResult): string {
   if (!r.changed) return `unchanged: ${r.imageReferences.path} and ${r.configMap.path} already point at ${r.pullspec}`;
-  return [outcome(r.imageReferences, 'tag machine-os-content'), outcome(r.configMap, 'data.osImageURL'), `OS image: ${r.pullspec}`].join('\n');
+  return [outcome(r.imageReferences, 'tag machine-os-content'), outcome(r.configMap, 'data.osImageURL'), `OS image: ${r.pullspec}`].join(
+    '\n',
+  );
 }
 
 export function skippedLines(skipped: Skipped[]): string[] {

@@ -38,14 +38,17 @@ export function pinSummary(plan: PinPlan, written: string[] | undefined): string
   const scriptChanged = plan.script.changed;
   const metaChanged = plan.meta?.changed ?? false;
   if (!scriptChanged && !metaChanged) {
-    lines.push(`${plan.file} already pins ${pinsLine(plan)}${plan.meta ? ` and ${plan.meta.path} matches it` : ''}; nothing ${dry ? 'would change' : 'changed'}`);
+    lines.push(
+      `${plan.file} already pins ${pinsLine(plan)}${plan.meta ? ` and ${plan.meta.path} matches it` : ''}; nothing ${dry ? 'would change' : 'changed'}`,
+    );
     return lines.join('\n');
   }
   const was = plan.previous.RHCOS_BUILD_NAME?.value;
   const created = plan.script.before === undefined ? ` (${dry ? 'would create it' : 'created'})` : '';
   const whence = `${SOURCE_TEXT[plan.from.build]}${was && was !== plan.values.RHCOS_BUILD_NAME ? `; was ${was}` : ''}`;
   lines.push(`${dry ? 'would pin' : 'pinned'} ${pinsLine(plan)} in ${plan.file}${created}: ${whence}`);
-  if (plan.script.added.length > 0 && plan.script.before !== undefined) lines.push(`  added ${plan.script.added.join(', ')} in the osimage pins block`);
+  if (plan.script.added.length > 0 && plan.script.before !== undefined)
+    lines.push(`  added ${plan.script.added.join(', ')} in the osimage pins block`);
   if (plan.meta) {
     lines.push(
       metaChanged

@@ -32,7 +32,9 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr, env: No
       const frac = total > 0 ? Math.min(1, done / total) : 0;
       const filled = Math.round(frac * width);
       const short = digest.replace(/^sha256:/, '').slice(0, 12);
-      stream.write(`\r\x1b[K${short} [${'='.repeat(filled)}${' '.repeat(width - filled)}] ${Math.round(frac * 100)}% ${sizes(done, total)}`);
+      stream.write(
+        `\r\x1b[K${short} [${'='.repeat(filled)}${' '.repeat(width - filled)}] ${Math.round(frac * 100)}% ${sizes(done, total)}`,
+      );
       shown = true;
     },
     done() {

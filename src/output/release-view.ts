@@ -108,7 +108,8 @@ export function renderInfo(r: ReleaseInfo, view: ImagesView = 'digest'): string 
       break;
     case 'commits':
       images += '  NAME\tREPO\tCOMMIT\t\n';
-      for (const tag of tags) images += `  ${tag.name}\t${tag.annotations?.[ANNOTATION_SOURCE_LOCATION] ?? ''}\t${tag.annotations?.[ANNOTATION_COMMIT] ?? ''}\n`;
+      for (const tag of tags)
+        images += `  ${tag.name}\t${tag.annotations?.[ANNOTATION_SOURCE_LOCATION] ?? ''}\t${tag.annotations?.[ANNOTATION_COMMIT] ?? ''}\n`;
       break;
     case 'commit-urls':
       images += '  NAME\tURL\t\n';

@@ -1,4 +1,3 @@
-
 /**
  * The only place that writes to the terminal. stdout carries the answer; stderr carries warnings,
  * errors and progress. Colour only on a TTY and never with NO_COLOR.

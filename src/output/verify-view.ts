@@ -4,10 +4,10 @@ import type { VerifyReport } from '../verify/verify.js';
 import { keyValues } from './format.js';
 
 const VERDICT_LINE: Record<Verdict, string> = {
-  consistent: 'consistent: the payload ships the bootimage\'s OS image',
-  'payload-newer': 'DRIFT: the payload\'s OS image is newer than the bootimage',
-  'bootimage-newer': 'DRIFT: the bootimage is newer than the payload\'s OS image (a downgrade)',
-  different: 'DRIFT: the payload\'s OS image is not the bootimage\'s',
+  consistent: "consistent: the payload ships the bootimage's OS image",
+  'payload-newer': "DRIFT: the payload's OS image is newer than the bootimage",
+  'bootimage-newer': "DRIFT: the bootimage is newer than the payload's OS image (a downgrade)",
+  different: "DRIFT: the payload's OS image is not the bootimage's",
 };
 
 function buildText(side: OsImageSide): string {

@@ -92,7 +92,10 @@ export interface StreamOptions {
 }
 
 /** The build as stream metadata for its arch. `last-modified` is the build's ostree-timestamp when known. */
-export function streamMetadata(build: Pick<ResolvedBuild, 'build' | 'channel' | 'arch' | 'buildDir' | 'meta'>, opts: StreamOptions): StreamMetadata {
+export function streamMetadata(
+  build: Pick<ResolvedBuild, 'build' | 'channel' | 'arch' | 'buildDir' | 'meta'>,
+  opts: StreamOptions,
+): StreamMetadata {
   const meta: BuildMeta = build.meta;
   const release = meta.buildid;
   const artifacts: StreamMetadata['architectures'][string]['artifacts'] = {};

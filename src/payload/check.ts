@@ -44,7 +44,8 @@ export interface CheckResult {
   problems: Problem[];
 }
 
-const invalid = (operator: string, inner: string) => `operator ${JSON.stringify(operator)} contained an invalid image-references file: ${inner}`;
+const invalid = (operator: string, inner: string) =>
+  `operator ${JSON.stringify(operator)} contained an invalid image-references file: ${inner}`;
 
 /** Check every operator's references against the input images. Pure: no files, no printing. */
 export function checkOperators(operators: OperatorReferences[], input: ImageStream): CheckResult {
@@ -56,11 +57,16 @@ export function checkOperators(operators: OperatorReferences[], input: ImageStre
     if (!op.references) continue;
     const seen = new Map<string, string>();
     for (const tag of op.references.tags) {
-      if (!tag.from || tag.from.kind !== 'DockerImage') continue; // oc maps only DockerImage references
+      if (tag.from?.kind !== 'DockerImage') continue; // oc maps only DockerImage references
       references++;
       const source = tag.from.name;
       if (source === '') {
-        problems.push({ operator: op.operator, kind: 'empty-reference', tag: tag.name, message: invalid(op.operator, `image ${JSON.stringify(tag.name)} has an empty from.name`) });
+        problems.push({
+          operator: op.operator,
+          kind: 'empty-reference',
+          tag: tag.name,
+          message: invalid(op.operator, `image ${JSON.stringify(tag.name)} has an empty from.name`),
+        });
       } else {
         const first = seen.get(source);
         if (first !== undefined) {
@@ -68,12 +74,20 @@ export function checkOperators(operators: OperatorReferences[], input: ImageStre
             operator: op.operator,
             kind: 'duplicate-repository',
             tag: tag.name,
-            message: invalid(op.operator, `the source repository ${JSON.stringify(source)} was defined more than once (for ${JSON.stringify(first)} and ${JSON.stringify(tag.name)})`),
+            message: invalid(
+              op.operator,
+              `the source repository ${JSON.stringify(source)} was defined more than once (for ${JSON.stringify(first)} and ${JSON.stringify(tag.name)})`,
+            ),
           });
         } else seen.set(source, tag.name);
       }
       if (!available.has(tag.name)) {
-        problems.push({ operator: op.operator, kind: 'missing-tag', tag: tag.name, message: invalid(op.operator, `no input image tag named ${JSON.stringify(tag.name)}`) });
+        problems.push({
+          operator: op.operator,
+          kind: 'missing-tag',
+          tag: tag.name,
+          message: invalid(op.operator, `no input image tag named ${JSON.stringify(tag.name)}`),
+        });
       }
     }
   }
@@ -98,7 +112,10 @@ export async function readOperatorDir(dir: string): Promise<OperatorReferences[]
   } catch (err) {
     throw new PayloadError(`cannot read: ${describe(err)}`, { file: dir });
   }
-  const ops = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+  const ops = entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => e.name)
+    .sort();
   if (ops.length === 0) throw new PayloadError('holds no operator folders', { file: dir });
   const out: OperatorReferences[] = [];
   for (const operator of ops) {
@@ -107,7 +124,12 @@ export async function readOperatorDir(dir: string): Promise<OperatorReferences[]
     const manifests = files.filter((f) => f.isFile() && MANIFEST_RE.test(f.name)).length;
     const file = join(folder, IMAGE_REFERENCES);
     const text = await readIfExists(file);
-    out.push({ operator, file: text === undefined ? undefined : file, references: text === undefined ? undefined : parseImageStream(text, file), manifests });
+    out.push({
+      operator,
+      file: text === undefined ? undefined : file,
+      references: text === undefined ? undefined : parseImageStream(text, file),
+      manifests,
+    });
   }
   return out;
 }

@@ -38,9 +38,11 @@ export function imageStreamFromObject(doc: unknown, source: string): ImageStream
   const spec = doc.spec;
   if (spec !== undefined && spec !== null && !isRecord(spec)) throw new PayloadError('spec must be a map', { file: source });
   const rawTags = isRecord(spec) ? spec.tags : undefined;
-  if (rawTags !== undefined && rawTags !== null && !Array.isArray(rawTags)) throw new PayloadError('spec.tags must be a list', { file: source });
+  if (rawTags !== undefined && rawTags !== null && !Array.isArray(rawTags))
+    throw new PayloadError('spec.tags must be a list', { file: source });
   const tags = ((rawTags as unknown[] | null | undefined) ?? []).map((t, i): ImageStreamTag => {
-    if (!isRecord(t) || typeof t.name !== 'string' || t.name === '') throw new PayloadError(`spec.tags[${i}] has no name`, { file: source });
+    if (!isRecord(t) || typeof t.name !== 'string' || t.name === '')
+      throw new PayloadError(`spec.tags[${i}] has no name`, { file: source });
     const tag: ImageStreamTag = { name: t.name };
     if (t.from !== undefined && t.from !== null) {
       if (!isRecord(t.from)) throw new PayloadError(`spec.tags[${i}] (${t.name}): from must be a map`, { file: source });
@@ -102,10 +104,14 @@ export function setImageReferenceTag(existing: string | undefined, file: string,
   const m: ManifestText = parseManifestText(existing, file);
   const stream = imageStreamFromObject(m.value, file);
   const indices = stream.tags.flatMap((t, i) => (t.name === tag ? [i] : []));
-  if (indices.length > 1) throw new PayloadError(`tag ${JSON.stringify(tag)} is listed ${indices.length} times; leave one and run again`, { file });
+  if (indices.length > 1)
+    throw new PayloadError(`tag ${JSON.stringify(tag)} is listed ${indices.length} times; leave one and run again`, { file });
   for (const t of stream.tags) {
     if (t.name !== tag && t.from?.name === pullspec) {
-      throw new PayloadError(`the source repository ${JSON.stringify(pullspec)} was defined more than once (for ${JSON.stringify(t.name)} and ${JSON.stringify(tag)})`, { file });
+      throw new PayloadError(
+        `the source repository ${JSON.stringify(pullspec)} was defined more than once (for ${JSON.stringify(t.name)} and ${JSON.stringify(tag)})`,
+        { file },
+      );
     }
   }
   const idx = indices[0];

@@ -153,7 +153,10 @@ export async function loadManifests(paths: string[]): Promise<LoadedDoc[]> {
     try {
       st = await stat(p);
     } catch (err) {
-      throw new PayloadError((err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : `cannot read: ${describe(err)}`, { file: p });
+      throw new PayloadError(
+        (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : `cannot read: ${describe(err)}`,
+        { file: p },
+      );
     }
     if (st.isDirectory()) {
       const names = (await readdir(p)).filter((n) => !n.startsWith('.') && MANIFEST_EXT.has(extname(n).toLowerCase())).sort();
@@ -171,7 +174,9 @@ export async function loadManifests(paths: string[]): Promise<LoadedDoc[]> {
     const docs = parseDocs(text, file).flatMap((d) =>
       isRecord(d) && typeof d.kind === 'string' && d.kind.endsWith('List') && Array.isArray(d.items) ? (d.items as unknown[]) : [d],
     );
-    docs.forEach((value, i) => out.push({ source: docs.length > 1 ? `${file}#${i + 1}` : file, value }));
+    docs.forEach((value, i) => {
+      out.push({ source: docs.length > 1 ? `${file}#${i + 1}` : file, value });
+    });
   }
   return out;
 }
@@ -208,7 +213,11 @@ export function selectForRole(docs: LoadedDoc[], role: string): { selected: Sour
     const meta = isRecord(v) && isRecord(v.metadata) ? v.metadata : undefined;
     const name = typeof meta?.name === 'string' ? meta.name : undefined;
     if (!isRecord(v) || v.kind !== 'MachineConfig') {
-      skipped.push({ source: d.source, name, reason: `not a MachineConfig (kind ${JSON.stringify(isRecord(v) ? (v.kind ?? '') : typeof v)})` });
+      skipped.push({
+        source: d.source,
+        name,
+        reason: `not a MachineConfig (kind ${JSON.stringify(isRecord(v) ? (v.kind ?? '') : typeof v)})`,
+      });
       continue;
     }
     if (name === undefined || name === '') throw new PayloadError('MachineConfig has no metadata.name', { file: d.source });
@@ -218,7 +227,8 @@ export function selectForRole(docs: LoadedDoc[], role: string): { selected: Sour
       skipped.push({ source: d.source, name, reason: r === undefined ? `no ${ROLE_LABEL} label` : `role ${JSON.stringify(r)}` });
       continue;
     }
-    if (v.spec !== undefined && v.spec !== null && !isRecord(v.spec)) throw new PayloadError(`MachineConfig ${name}: spec must be a map`, { file: d.source });
+    if (v.spec !== undefined && v.spec !== null && !isRecord(v.spec))
+      throw new PayloadError(`MachineConfig ${name}: spec must be a map`, { file: d.source });
     const spec = (v.spec ?? {}) as Record<string, unknown>;
     if (spec.osImageURL !== undefined && spec.osImageURL !== null && typeof spec.osImageURL !== 'string') {
       throw new PayloadError(`MachineConfig ${name}: spec.osImageURL must be a string`, { file: d.source });

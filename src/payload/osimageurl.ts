@@ -17,7 +17,12 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function newOsImageUrlConfigMap(pullspec: string, format: 'yaml' | 'json' = 'yaml'): string {
   if (format === 'json') {
     return `${JSON.stringify(
-      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: OSIMAGEURL_CONFIGMAP, namespace: MCO_NAMESPACE }, data: { osImageURL: pullspec } },
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: OSIMAGEURL_CONFIGMAP, namespace: MCO_NAMESPACE },
+        data: { osImageURL: pullspec },
+      },
       null,
       2,
     )}\n`;
@@ -66,7 +71,12 @@ export interface ConfigMapEdit {
 /** Create the ConfigMap, or replace `data.osImageURL` in place keeping every other byte. */
 export function setOsImageUrl(existing: string | undefined, file: string, pullspec: string): ConfigMapEdit {
   if (existing === undefined) {
-    return { text: newOsImageUrlConfigMap(pullspec, file.endsWith('.json') ? 'json' : 'yaml'), changed: true, previous: undefined, action: 'created' };
+    return {
+      text: newOsImageUrlConfigMap(pullspec, file.endsWith('.json') ? 'json' : 'yaml'),
+      changed: true,
+      previous: undefined,
+      action: 'created',
+    };
   }
   const m = parseManifestText(existing, file);
   const previous = osImageUrlOf(m.value, file);

@@ -87,7 +87,12 @@ export function parsePullspec(value: string): Pullspec {
   }
   for (const part of parts) {
     if (!COMPONENT_RE.test(part)) {
-      const why = part === '' ? 'it has an empty path component' : part !== part.toLowerCase() ? 'the repository path must be lowercase' : `invalid path component ${JSON.stringify(part)}`;
+      const why =
+        part === ''
+          ? 'it has an empty path component'
+          : part !== part.toLowerCase()
+            ? 'the repository path must be lowercase'
+            : `invalid path component ${JSON.stringify(part)}`;
       fail(value, why);
     }
   }

@@ -141,8 +141,16 @@ export function setStringAt(m: ManifestText, path: Path, v: string): string {
  * after the last item, indented like the items before it; every other byte stays. Otherwise the
  * document is re-serialised.
  */
-export function appendToSeq(m: ManifestText, path: Path, item: Record<string, unknown>, yamlItemText: (ctx: { dash: string; pad: string; step: string }) => string): string {
-  const current = path.reduce<unknown>((v, k) => (isRecord(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[k] : undefined), m.value);
+export function appendToSeq(
+  m: ManifestText,
+  path: Path,
+  item: Record<string, unknown>,
+  yamlItemText: (ctx: { dash: string; pad: string; step: string }) => string,
+): string {
+  const current = path.reduce<unknown>(
+    (v, k) => (isRecord(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[k] : undefined),
+    m.value,
+  );
   const list = Array.isArray(current) ? [...current, item] : [item];
   const expected = withValueAt(m.value, path, list);
   const node = m.doc?.getIn(path, true) as Node | undefined;

@@ -52,7 +52,9 @@ export async function requireDir(dir: string): Promise<void> {
   try {
     st = await stat(dir);
   } catch (err) {
-    throw new PayloadError((err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : `cannot read: ${describe(err)}`, { file: dir });
+    throw new PayloadError((err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : `cannot read: ${describe(err)}`, {
+      file: dir,
+    });
   }
   if (!st.isDirectory()) throw new PayloadError('is not a directory', { file: dir });
 }
@@ -79,9 +81,7 @@ export async function writePayload(opts: PayloadWriteOptions): Promise<PayloadWr
 
   const warnings: string[] = [];
   if (refs.previous !== undefined && cm.previous !== undefined && refs.previous !== cm.previous) {
-    warnings.push(
-      `${refsPath} (${refs.previous}) and ${cmPath} (${cm.previous}) disagreed; both now say ${opts.pullspec}`,
-    );
+    warnings.push(`${refsPath} (${refs.previous}) and ${cmPath} (${cm.previous}) disagreed; both now say ${opts.pullspec}`);
   }
   const writes: AtomicWrite[] = [];
   if (refs.changed) writes.push({ path: refsPath, data: refs.text });

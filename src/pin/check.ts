@@ -54,14 +54,20 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
     throw err;
   }
   const build = pins.RHCOS_BUILD_NAME;
-  if (!build) throw new PinCheckError('no-pin', `${req.file} has no pin: it does not assign RHCOS_BUILD_NAME (the build would float to the newest)`);
+  if (!build)
+    throw new PinCheckError('no-pin', `${req.file} has no pin: it does not assign RHCOS_BUILD_NAME (the build would float to the newest)`);
   if (build.value === '') {
-    throw new PinCheckError('no-pin', `${req.file} has no pin: RHCOS_BUILD_NAME is empty on line ${build.line} (the build would float to the newest)`);
+    throw new PinCheckError(
+      'no-pin',
+      `${req.file} has no pin: RHCOS_BUILD_NAME is empty on line ${build.line} (the build would float to the newest)`,
+    );
   }
 
   const layered = layerSettings({ baseUrl: req.baseUrl, arch: req.arch }, {}, pins, req.file, { ignoreEnv: true });
   const settings = layered.settings;
-  const pinnedBase = pins.RHCOS_BASE_URL ? normalizeBaseUrl(pins.RHCOS_BASE_URL.value, `${req.file}:${pins.RHCOS_BASE_URL.line}`) : DEFAULT_BASE_URL;
+  const pinnedBase = pins.RHCOS_BASE_URL
+    ? normalizeBaseUrl(pins.RHCOS_BASE_URL.value, `${req.file}:${pins.RHCOS_BASE_URL.line}`)
+    : DEFAULT_BASE_URL;
   const defaulted: PinVar[] = [];
   const warnings: string[] = [];
   if (!pins.RHCOS_DEFAULT_CHANNEL?.value) {
@@ -89,7 +95,10 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
   if (req.meta !== undefined) {
     const snapText = await readText(req.meta);
     if (snapText === undefined) {
-      throw new PinCheckError('meta-missing', `${req.meta} does not exist (write it with: osimage pin --write ${req.file} --meta ${req.meta})`);
+      throw new PinCheckError(
+        'meta-missing',
+        `${req.meta} does not exist (write it with: osimage pin --write ${req.file} --meta ${req.meta})`,
+      );
     }
     let snap: Json;
     try {
@@ -97,7 +106,8 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
     } catch (err) {
       throw new PinCheckError('meta-invalid', `${req.meta} is not valid JSON: ${(err as Error).message}`);
     }
-    if (typeof snap !== 'object' || snap === null || Array.isArray(snap)) throw new PinCheckError('meta-invalid', `${req.meta} is not a JSON object`);
+    if (typeof snap !== 'object' || snap === null || Array.isArray(snap))
+      throw new PinCheckError('meta-invalid', `${req.meta} is not a JSON object`);
     if (snap.buildid !== build.value) {
       throw new PinCheckError(
         'meta-changed',

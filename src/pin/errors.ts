@@ -26,7 +26,15 @@ export class UnsafeValueError extends PinScriptError {
 }
 
 /** `pin --check` found the pins unsound. `reason` says which check failed. */
-export type CheckReason = 'no-file' | 'no-pin' | 'misspelt' | 'unreadable' | 'build-gone' | 'meta-missing' | 'meta-changed' | 'meta-invalid';
+export type CheckReason =
+  | 'no-file'
+  | 'no-pin'
+  | 'misspelt'
+  | 'unreadable'
+  | 'build-gone'
+  | 'meta-missing'
+  | 'meta-changed'
+  | 'meta-invalid';
 
 export class PinCheckError extends OsimageError {
   readonly reason: CheckReason;

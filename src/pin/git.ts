@@ -6,7 +6,10 @@ async function git(cwd: string, args: string[]): Promise<string> {
   const { execa } = await import('execa');
   const r = await execa('git', args, { cwd, reject: false, stdin: 'ignore' });
   if (r.exitCode !== 0) {
-    const why = String(r.stderr || r.stdout || (r.message ?? '')).trim().split('\n')[0] ?? '';
+    const why =
+      String(r.stderr || r.stdout || (r.message ?? ''))
+        .trim()
+        .split('\n')[0] ?? '';
     throw new GitError(`git ${args[0]} failed in ${cwd}: ${why}`);
   }
   return r.stdout;

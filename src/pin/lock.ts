@@ -38,10 +38,20 @@ export async function acquireLock(file: string): Promise<() => Promise<void>> {
     const content = await readFile(path, 'utf8').catch(() => '');
     const pid = /^\s*(\d+)\s*$/.test(content) ? Number(content.trim()) : undefined;
     if (pid === undefined) {
-      throw new LockError(path, undefined, false, `${path} exists but holds no pid; if no promotion of ${file} is running, remove it: rm ${path}`);
+      throw new LockError(
+        path,
+        undefined,
+        false,
+        `${path} exists but holds no pid; if no promotion of ${file} is running, remove it: rm ${path}`,
+      );
     }
     if (alive(pid)) throw new LockError(path, pid, false, `another promotion of ${file} is running (pid ${pid} holds ${path})`);
-    throw new LockError(path, pid, true, `stale lock ${path}: pid ${pid} is no longer running; if no promotion of ${file} is running, remove it: rm ${path}`);
+    throw new LockError(
+      path,
+      pid,
+      true,
+      `stale lock ${path}: pid ${pid} is no longer running; if no promotion of ${file} is running, remove it: rm ${path}`,
+    );
   }
   held.add(path);
   let released = false;

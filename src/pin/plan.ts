@@ -99,7 +99,12 @@ export function layerSettings(
       channel: validateChannel(channel, chanOrigin),
       build: validateBuildName(build, buildOrigin),
       arch: validateArch(arch),
-      sources: { baseUrl: asSource(baseFrom), channel: asSource(chanFrom), build: asSource(buildFrom), arch: flags.arch ? 'flag' : 'default' },
+      sources: {
+        baseUrl: asSource(baseFrom),
+        channel: asSource(chanFrom),
+        build: asSource(buildFrom),
+        arch: flags.arch ? 'flag' : 'default',
+      },
     },
     from: { baseUrl: baseFrom, channel: chanFrom, build: buildFrom },
     notes,
@@ -156,7 +161,12 @@ export function pinsOfText(text: string | undefined, file: string): { pins: Scri
 }
 
 /** Compute the edits for a resolved build: the script (created when absent) and the metadata snapshot. */
-export async function planFor(file: string, metaFile: string | undefined, resolved: ResolvedBuild, before?: string): Promise<Pick<PinPlan, 'script' | 'meta' | 'values'>> {
+export async function planFor(
+  file: string,
+  metaFile: string | undefined,
+  resolved: ResolvedBuild,
+  before?: string,
+): Promise<Pick<PinPlan, 'script' | 'meta' | 'values'>> {
   const scriptBefore = before ?? (await readText(file));
   const values = pinValuesOf(resolved);
   let script: PinPlan['script'];

@@ -10,7 +10,10 @@ import { applyPlan, layerSettings, pinValuesOf, pinsOfText, planFor, readText } 
 import type { PinValues } from './script.js';
 
 /** Runs the test command; returns how it ended. Output handling is the caller's business. */
-export type TestRunner = (command: string, env: Record<string, string>) => Promise<{ exitCode: number | undefined; signal: string | undefined }>;
+export type TestRunner = (
+  command: string,
+  env: Record<string, string>,
+) => Promise<{ exitCode: number | undefined; signal: string | undefined }>;
 
 export interface PromoteRequest {
   file: string;
@@ -76,7 +79,9 @@ export async function promote(req: PromoteRequest): Promise<PromoteResult> {
       root = await repoRoot(file);
       const dirty = await uncommitted(root, files);
       if (dirty.length > 0) {
-        throw new GitError(`refusing to promote with --commit: uncommitted changes to ${dirty.map((l) => l.slice(3)).join(', ')} (commit or stash them first)`);
+        throw new GitError(
+          `refusing to promote with --commit: uncommitted changes to ${dirty.map((l) => l.slice(3)).join(', ')} (commit or stash them first)`,
+        );
       }
     }
 
@@ -108,13 +113,17 @@ export async function promote(req: PromoteRequest): Promise<PromoteResult> {
 
     // The lock keeps other promotions out, not editors: make sure nobody changed the files meanwhile.
     if ((await readText(file)) !== before || (meta !== undefined && (await readText(meta)) !== metaBefore)) {
-      throw new OsimageError(`${req.file}${req.meta ? ` or ${req.meta}` : ''} changed while the test ran; not promoted (run promote again)`);
+      throw new OsimageError(
+        `${req.file}${req.meta ? ` or ${req.meta}` : ''} changed while the test ran; not promoted (run promote again)`,
+      );
     }
     const written = await applyPlan({ script: { ...planned.script, path: file }, meta: planned.meta && { ...planned.meta, path: meta! } });
 
     let commit: string | undefined;
     if (req.commit && root !== undefined && written.length > 0) {
-      const subject = from ? `Promote RHCOS build ${resolved.build} (was ${from})` : `Pin RHCOS build ${resolved.build} (nothing was pinned)`;
+      const subject = from
+        ? `Promote RHCOS build ${resolved.build} (was ${from})`
+        : `Pin RHCOS build ${resolved.build} (nothing was pinned)`;
       const body = [
         `${from ? `Old build: ${from}\n` : ''}New build: ${resolved.build}`,
         `Channel: ${resolved.channel}`,

@@ -438,7 +438,14 @@ export function parseScript(text: string): ParsedScript {
     lexLine(line.text, index, st, assignedNames, commandAssignments);
     if (!st.quote && !st.continued && st.pending.length > 0) st.heredoc = st.pending.shift();
   });
-  return { lines, eol, assignments, assignedNames, commandAssignments, block: begin !== undefined && end !== undefined ? { begin, end } : undefined };
+  return {
+    lines,
+    eol,
+    assignments,
+    assignedNames,
+    commandAssignments,
+    block: begin !== undefined && end !== undefined ? { begin, end } : undefined,
+  };
 }
 
 /**

@@ -28,7 +28,10 @@ export function encodeValue(value: string, ctx: ValueContext): Encoded {
       // Quoting rules inside ${VAR:-word} differ between shells: only plain characters are written there.
       if (!PLAIN.test(value)) {
         const bad = [...value].find((c) => !PLAIN.test(c));
-        return { ok: false, why: `it contains ${JSON.stringify(bad)}, which is not portable inside \${VAR:-…} (use a plain VAR="…" assignment)` };
+        return {
+          ok: false,
+          why: `it contains ${JSON.stringify(bad)}, which is not portable inside \${VAR:-…} (use a plain VAR="…" assignment)`,
+        };
       }
       return { ok: true, text: value };
   }

@@ -58,7 +58,8 @@ export function diffJson(oldV: Json | undefined, newV: Json | undefined, path = 
     const keys = [...new Set([...Object.keys(oldV), ...Object.keys(newV)])].sort();
     return keys.flatMap((k) => diffJson(oldV[k], newV[k], fieldPath(path, k)));
   }
-  if (JSON.stringify(oldV === undefined ? undefined : sortKeys(oldV)) === JSON.stringify(newV === undefined ? undefined : sortKeys(newV))) return [];
+  if (JSON.stringify(oldV === undefined ? undefined : sortKeys(oldV)) === JSON.stringify(newV === undefined ? undefined : sortKeys(newV)))
+    return [];
   return [{ field: path === '' ? '(document)' : path, old: oldV, new: newV }];
 }
 

@@ -181,7 +181,8 @@ export function matchAuthFile(
   warn?: (m: string) => void,
 ): { credential: Credential; key: string } | { helper: string } | undefined {
   const host = canonicalHost(registry);
-  const helper = file.credHelpers[registry] ?? file.credHelpers[host] ?? (host === 'docker.io' ? file.credHelpers['index.docker.io'] : undefined);
+  const helper =
+    file.credHelpers[registry] ?? file.credHelpers[host] ?? (host === 'docker.io' ? file.credHelpers['index.docker.io'] : undefined);
   if (helper) return { helper };
   const tried = new Set<string>();
   const candidates: Array<[string, AuthEntry]> = [];

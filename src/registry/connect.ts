@@ -20,7 +20,10 @@ export interface ConnectOptions {
  * Parse `ref` (its warnings go to onWarning) and look credentials up now, so a bad reference or auth
  * file fails before any request; then build the transport that will ping, authenticate and retry.
  */
-export async function connect(ref: string, opts: ConnectOptions = {}): Promise<{ reference: ImageReference; transport: RegistryTransport }> {
+export async function connect(
+  ref: string,
+  opts: ConnectOptions = {},
+): Promise<{ reference: ImageReference; transport: RegistryTransport }> {
   const { reference, warnings } = parseReference(ref);
   for (const w of warnings) opts.onWarning?.(w);
   const lookup = await findCredential(reference.registry, reference.repository, {

@@ -62,10 +62,15 @@ function parseManifestJson(bytes: Buffer, what: string): ImageManifest | ImageIn
   }
   const m = parsed as Partial<ImageManifest & ImageIndex> | null;
   if (!m || typeof m !== 'object') throw new OsimageError(`${what} is not a manifest`);
-  if (m.mediaType === MEDIA_TYPES.dockerSchema1 || m.mediaType === MEDIA_TYPES.dockerSchema1Signed || (m as { schemaVersion?: number }).schemaVersion === 1) {
+  if (
+    m.mediaType === MEDIA_TYPES.dockerSchema1 ||
+    m.mediaType === MEDIA_TYPES.dockerSchema1Signed ||
+    (m as { schemaVersion?: number }).schemaVersion === 1
+  ) {
     throw new OsimageError(`${what} is a schema1 manifest, which is unsupported`);
   }
-  if (!Array.isArray(m.manifests) && !(m.config && Array.isArray(m.layers))) throw new OsimageError(`${what} is neither an image manifest nor an index`);
+  if (!Array.isArray(m.manifests) && !(m.config && Array.isArray(m.layers)))
+    throw new OsimageError(`${what} is neither an image manifest nor an index`);
   return m as ImageManifest | ImageIndex;
 }
 
@@ -102,7 +107,11 @@ export class LayoutSource implements ImageSource {
   }
 
   private verifyOpts(what: string) {
-    return { what, ...(this.opts.skipVerification ? { skipVerification: true } : {}), ...(this.opts.onWarning ? { onWarning: this.opts.onWarning } : {}) };
+    return {
+      what,
+      ...(this.opts.skipVerification ? { skipVerification: true } : {}),
+      ...(this.opts.onWarning ? { onWarning: this.opts.onWarning } : {}),
+    };
   }
 
   async manifest(): Promise<FetchedManifest> {
@@ -113,7 +122,9 @@ export class LayoutSource implements ImageSource {
       const hits = index.manifests.filter((d) => d.annotations?.[REF_NAME_ANNOTATION] === tag);
       if (hits.length === 0) {
         const tags = index.manifests.map((d) => d.annotations?.[REF_NAME_ANNOTATION]).filter((t): t is string => !!t);
-        throw new OsimageError(`no image tagged "${tag}" in ${this.files.label}${tags.length ? ` (tags: ${[...new Set(tags)].sort().join(', ')})` : ' (it has no tags)'}`);
+        throw new OsimageError(
+          `no image tagged "${tag}" in ${this.files.label}${tags.length ? ` (tags: ${[...new Set(tags)].sort().join(', ')})` : ' (it has no tags)'}`,
+        );
       }
       return this.fetchDescriptor(hits[0]!);
     }
@@ -125,7 +136,9 @@ export class LayoutSource implements ImageSource {
       return { digest: sha256Digest(bytes), mediaType: MEDIA_TYPES.ociIndex, bytes, parsed: index };
     }
     const tags = index.manifests.map((d) => d.annotations?.[REF_NAME_ANNOTATION] ?? d.digest);
-    throw new OsimageError(`${this.files.label} holds ${index.manifests.length} images; name one as ${this.files.label}:TAG (${tags.join(', ')})`);
+    throw new OsimageError(
+      `${this.files.label} holds ${index.manifests.length} images; name one as ${this.files.label}:TAG (${tags.join(', ')})`,
+    );
   }
 
   async manifestByDigest(digest: string): Promise<FetchedManifest> {
@@ -146,7 +159,9 @@ export class LayoutSource implements ImageSource {
     const { stream, size } = await this.files.open(blobPath(desc.digest));
     if (size >= 0 && desc.size >= 0 && size !== desc.size && !this.opts.skipVerification) {
       stream.destroy();
-      throw new OsimageError(`size mismatch for blob ${desc.digest} in ${this.files.label}: expected ${desc.size} bytes, the file has ${size}`);
+      throw new OsimageError(
+        `size mismatch for blob ${desc.digest} in ${this.files.label}: expected ${desc.size} bytes, the file has ${size}`,
+      );
     }
     const verify = verifyingStream({ digest: desc.digest, size: desc.size }, this.verifyOpts(`blob ${desc.digest} in ${this.files.label}`));
     const onProgress = this.opts.onProgress;

@@ -4,7 +4,15 @@
  * always accepted. No match is an error that lists the platforms the list has.
  */
 import { OsimageError, UsageError } from '../errors.js';
-import { isIndex, type Descriptor, type FetchedManifest, type ImageIndex, type ImageManifest, type ImageSource, type Platform } from './types.js';
+import {
+  isIndex,
+  type Descriptor,
+  type FetchedManifest,
+  type ImageIndex,
+  type ImageManifest,
+  type ImageSource,
+  type Platform,
+} from './types.js';
 
 export const DEFAULT_PLATFORM = 'linux/amd64';
 
@@ -56,6 +64,7 @@ export async function resolveImage(source: ImageSource, filterByOs?: string): Pr
   if (!isIndex(top.parsed)) return { manifest: top as ResolvedImage['manifest'] };
   const entry = selectPlatform(top.parsed, source.name, filterByOs);
   const child = await source.manifestByDigest(entry.digest);
-  if (isIndex(child.parsed)) throw new OsimageError(`image ${source.name}: the manifest list entry ${entry.digest} is itself a list, which is unsupported`);
+  if (isIndex(child.parsed))
+    throw new OsimageError(`image ${source.name}: the manifest list entry ${entry.digest} is itself a list, which is unsupported`);
   return { list: top, manifest: child as ResolvedImage['manifest'], ...(entry.platform ? { platform: entry.platform } : {}) };
 }

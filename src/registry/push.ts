@@ -7,7 +7,7 @@ import { FetchError, OsimageError, UsageError } from '../errors.js';
 import { statusText, type Response } from '../http/request.js';
 import { connect, type ConnectOptions } from './connect.js';
 import type { ImageReference } from './reference.js';
-import { RegistryTransport } from './transport.js';
+import type { RegistryTransport } from './transport.js';
 import { sha256Digest } from './verify.js';
 
 export type PushOptions = ConnectOptions;
@@ -108,10 +108,15 @@ export class RegistryDestination {
         return 'mounted';
       }
     } else {
-      start = await this.transport.request(`/v2/${this.repo}/blobs/uploads/`, { method: 'POST', scopes: this.scopes(), what: `starting upload of ${what}` });
+      start = await this.transport.request(`/v2/${this.repo}/blobs/uploads/`, {
+        method: 'POST',
+        scopes: this.scopes(),
+        what: `starting upload of ${what}`,
+      });
     }
     await start.body.dump().catch(() => undefined);
-    if (start.status !== 202) throw new FetchError(`starting upload of ${what}: unexpected ${statusText(start.status)} from ${start.url}`, start.url, start.status);
+    if (start.status !== 202)
+      throw new FetchError(`starting upload of ${what}: unexpected ${statusText(start.status)} from ${start.url}`, start.url, start.status);
     let location = this.location(start, what);
 
     if (!opts.chunkSize) {

@@ -9,15 +9,25 @@ import { TransientError, defaultRetryPolicy, isTransientNetworkError, type Retry
 import { connect, type ConnectOptions } from './connect.js';
 import type { ImageReference } from './reference.js';
 import { discard, readCapped } from './token.js';
-import { RegistryError, RegistryTransport } from './transport.js';
-import { MEDIA_TYPES, type Descriptor, type FetchedManifest, type ImageIndex, type ImageManifest, type ImageSource, type SourceOptions } from './types.js';
+import { RegistryError, type RegistryTransport } from './transport.js';
+import {
+  MEDIA_TYPES,
+  type Descriptor,
+  type FetchedManifest,
+  type ImageIndex,
+  type ImageManifest,
+  type ImageSource,
+  type SourceOptions,
+} from './types.js';
 import { sha256Digest, verifyBytes, verifyingStream } from './verify.js';
 
 /** Manifests are small documents; a bigger one is refused (as containers/image does). */
 export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 
 /** What we ask for: OCI index and manifest, Docker list and schema2. Never schema1. */
-export const MANIFEST_ACCEPT = [MEDIA_TYPES.ociIndex, MEDIA_TYPES.ociManifest, MEDIA_TYPES.dockerList, MEDIA_TYPES.dockerManifest].join(', ');
+export const MANIFEST_ACCEPT = [MEDIA_TYPES.ociIndex, MEDIA_TYPES.ociManifest, MEDIA_TYPES.dockerList, MEDIA_TYPES.dockerManifest].join(
+  ', ',
+);
 
 const INDEX_TYPES: string[] = [MEDIA_TYPES.ociIndex, MEDIA_TYPES.dockerList];
 const MANIFEST_TYPES: string[] = [MEDIA_TYPES.ociManifest, MEDIA_TYPES.dockerManifest];
@@ -34,14 +44,15 @@ export function mediaTypeOf(contentType: string | string[] | undefined): string 
   return (v ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-
 /**
  * Check a manifest's bytes and parse them: schema1 is refused, the body's mediaType must agree with the
  * Content-Type, and the shape must be an index or an image manifest.
  */
 export function parseManifest(bytes: Buffer, contentType: string, what: string): { mediaType: string; parsed: ImageManifest | ImageIndex } {
   if (SCHEMA1_TYPES.includes(contentType)) {
-    throw new OsimageError(`${what} is a Docker schema1 manifest (${contentType}): schema1 is unsupported; push the image again with a current client`);
+    throw new OsimageError(
+      `${what} is a Docker schema1 manifest (${contentType}): schema1 is unsupported; push the image again with a current client`,
+    );
   }
   let doc: Record<string, unknown>;
   try {
@@ -124,7 +135,7 @@ export class RemoteImageSource implements ImageSource {
       const header = res.headers['docker-content-digest'];
       const claimed = Array.isArray(header) ? header[0] : header;
       if (expected) verifyBytes(bytes, expected, verify);
-      else if (claimed && claimed.startsWith('sha256:')) verifyBytes(bytes, claimed, verify);
+      else if (claimed?.startsWith('sha256:')) verifyBytes(bytes, claimed, verify);
       const contentType = mediaTypeOf(res.headers['content-type']);
       const { mediaType, parsed } = parseManifest(bytes, contentType, what);
       return { digest: expected ?? sha256Digest(bytes), mediaType, bytes, parsed };
@@ -135,7 +146,12 @@ export class RemoteImageSource implements ImageSource {
   private manifestError(err: unknown, display: string): unknown {
     if (!(err instanceof RegistryError)) return err;
     if (err.status === 404 || err.codes.includes('MANIFEST_UNKNOWN') || err.codes.includes('NAME_UNKNOWN')) {
-      return new RegistryError(`image "${display}" not found: ${err.message.replace(/^image "[^"]*": /, '')}`, err.url, err.status ?? 404, err.codes);
+      return new RegistryError(
+        `image "${display}" not found: ${err.message.replace(/^image "[^"]*": /, '')}`,
+        err.url,
+        err.status ?? 404,
+        err.codes,
+      );
     }
     if (err.status === 403 || err.codes.includes('DENIED')) {
       return new RegistryError(
@@ -175,7 +191,11 @@ export class RemoteImageSource implements ImageSource {
     }
     if (res.status !== 206) {
       discard(res.body);
-      throw new FetchError(`${what}: cannot resume at byte ${offset}: ${res.url} answered ${statusText(res.status)} to a Range request`, res.url, res.status);
+      throw new FetchError(
+        `${what}: cannot resume at byte ${offset}: ${res.url} answered ${statusText(res.status)} to a Range request`,
+        res.url,
+        res.status,
+      );
     }
     const range = String(res.headers['content-range'] ?? '');
     const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(range);
@@ -213,13 +233,22 @@ export class RemoteImageSource implements ImageSource {
         } catch (err) {
           failure = err;
         }
-        const resumable = failure === undefined ? desc.size >= 0 && offset < desc.size : isTransientNetworkError(failure) || RESUMABLE_CODES.has((failure as { code?: string })?.code ?? '');
+        const resumable =
+          failure === undefined
+            ? desc.size >= 0 && offset < desc.size
+            : isTransientNetworkError(failure) || RESUMABLE_CODES.has((failure as { code?: string })?.code ?? '');
         if (!resumable) {
-          if (failure !== undefined) throw new FetchError(`${what}: reading from ${current.url} failed: ${describe(failure)}`, current.url, current.status, failure);
+          if (failure !== undefined)
+            throw new FetchError(`${what}: reading from ${current.url} failed: ${describe(failure)}`, current.url, current.status, failure);
           return;
         }
         if (resumes >= retries) {
-          throw new FetchError(`${what}: the connection dropped at byte ${offset} of ${desc.size}, ${resumes} resumes tried: ${describe(failure ?? 'early end')}`, current.url, current.status, failure);
+          throw new FetchError(
+            `${what}: the connection dropped at byte ${offset} of ${desc.size}, ${resumes} resumes tried: ${describe(failure ?? 'early end')}`,
+            current.url,
+            current.status,
+            failure,
+          );
         }
         resumes++;
         discard(current.body);

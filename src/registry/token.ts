@@ -47,7 +47,12 @@ export function basicHeader(username: string, password: string): string {
 }
 
 /** Read a body up to a cap; larger is an error naming the URL. */
-export async function readCapped(res: { body: Dispatcher.ResponseData['body']; headers: Record<string, string | string[] | undefined> }, url: string, max: number, what: string): Promise<Buffer> {
+export async function readCapped(
+  res: { body: Dispatcher.ResponseData['body']; headers: Record<string, string | string[] | undefined> },
+  url: string,
+  max: number,
+  what: string,
+): Promise<Buffer> {
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > max) {
     discard(res.body);
@@ -118,9 +123,17 @@ export class TokenCache {
   }
 
   private authFailed(r: TokenRequest, url: string, status: number): OsimageError {
-    const who = r.credential?.username ? ` as ${r.credential.username}` : r.credential?.identityToken ? ' with an identity token' : ' anonymously';
+    const who = r.credential?.username
+      ? ` as ${r.credential.username}`
+      : r.credential?.identityToken
+        ? ' with an identity token'
+        : ' anonymously';
     const from = r.credentialFile ? ` (credentials from ${r.credentialFile})` : '';
-    return new FetchError(`authentication to ${r.registry} failed${who}: token server ${url} answered ${statusText(status)}${from}`, url, status);
+    return new FetchError(
+      `authentication to ${r.registry} failed${who}: token server ${url} answered ${statusText(status)}${from}`,
+      url,
+      status,
+    );
   }
 
   private async getToken(r: TokenRequest): Promise<CachedToken> {
@@ -162,7 +175,12 @@ export class TokenCache {
     if (res.status < 200 || res.status >= 300) {
       await res.body.dump().catch(() => undefined);
       if (isRetryableStatus(res.status)) {
-        throw new TransientError(`token server ${url} answered ${statusText(res.status)}`, url, res.status, parseRetryAfter(res.headers['retry-after']));
+        throw new TransientError(
+          `token server ${url} answered ${statusText(res.status)}`,
+          url,
+          res.status,
+          parseRetryAfter(res.headers['retry-after']),
+        );
       }
       if (res.status === 401 || res.status === 403) throw this.authFailed(r, url, res.status);
       throw new FetchError(`token server ${url} answered ${statusText(res.status)} for ${r.registry}`, url, res.status);

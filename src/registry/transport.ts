@@ -157,7 +157,12 @@ export class RegistryTransport {
           const res = await send(url, { dispatcher: this.dispatcher, maxRedirects: 3 });
           await res.body.dump().catch(() => undefined);
           if (isRetryableStatus(res.status)) {
-            throw new TransientError(`registry ${this.registry} ping ${url} answered ${statusText(res.status)}`, url, res.status, parseRetryAfter(res.headers['retry-after']));
+            throw new TransientError(
+              `registry ${this.registry} ping ${url} answered ${statusText(res.status)}`,
+              url,
+              res.status,
+              parseRetryAfter(res.headers['retry-after']),
+            );
           }
           return res;
         };
@@ -180,7 +185,11 @@ export class RegistryTransport {
         } else if (res.status === 403) {
           this.auth = { kind: 'none' };
         } else {
-          throw new FetchError(`${this.registry} does not look like a registry: ${url} answered ${statusText(res.status)}`, url, res.status);
+          throw new FetchError(
+            `${this.registry} does not look like a registry: ${url} answered ${statusText(res.status)}`,
+            url,
+            res.status,
+          );
         }
         return;
       } catch (err) {
@@ -198,10 +207,15 @@ export class RegistryTransport {
     const c = pickChallenge(challenges);
     if (!c) {
       if (challenges.length === 0) return { kind: 'basic' };
-      throw new OsimageError(`registry ${this.registry} asks for an unsupported authentication scheme (${challenges.map((x) => x.scheme).join(', ')})`);
+      throw new OsimageError(
+        `registry ${this.registry} asks for an unsupported authentication scheme (${challenges.map((x) => x.scheme).join(', ')})`,
+      );
     }
     if (c.scheme === 'basic') return { kind: 'basic' };
-    return { kind: 'bearer', challenge: { realm: this.checkRealm(c.params.realm!, url), ...(c.params.service ? { service: c.params.service } : {}) } };
+    return {
+      kind: 'bearer',
+      challenge: { realm: this.checkRealm(c.params.realm!, url), ...(c.params.service ? { service: c.params.service } : {}) },
+    };
   }
 
   /** The realm must be https (unless insecure) and must not point a public registry at a private address. */
@@ -227,7 +241,8 @@ export class RegistryTransport {
     if (state.kind === 'none') return undefined;
     const { credential, file } = await this.credential();
     if (state.kind === 'basic') {
-      if (credential?.username !== undefined && credential.password !== undefined) return basicHeader(credential.username, credential.password);
+      if (credential?.username !== undefined && credential.password !== undefined)
+        return basicHeader(credential.username, credential.password);
       if (credential?.registryToken) return `Bearer ${credential.registryToken}`;
       return undefined;
     }
@@ -248,14 +263,22 @@ export class RegistryTransport {
     if (authz) headers.authorization = authz;
     const origin = new URL(url).origin;
     for (let hop = 0; ; hop++) {
-      const res = await send(current, { method: req.method ?? 'GET', headers, body: req.body, dispatcher: this.dispatcher, maxRedirects: 0 });
+      const res = await send(current, {
+        method: req.method ?? 'GET',
+        headers,
+        body: req.body,
+        dispatcher: this.dispatcher,
+        maxRedirects: 0,
+      });
       const location = res.headers.location;
       if (!req.followRedirects || res.status < 300 || res.status >= 400 || res.status === 304 || !location) return res;
       await res.body.dump().catch(() => undefined);
-      if (hop >= MAX_REDIRECTS) throw new FetchError(`too many redirects (more than ${MAX_REDIRECTS}) fetching ${req.what} from ${url}`, current, res.status);
+      if (hop >= MAX_REDIRECTS)
+        throw new FetchError(`too many redirects (more than ${MAX_REDIRECTS}) fetching ${req.what} from ${url}`, current, res.status);
       const next = new URL(Array.isArray(location) ? location[0]! : location, current);
       const prev = new URL(current);
-      if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new FetchError(`refusing redirect to ${next.protocol} URL from ${current}`, current, res.status);
+      if (next.protocol !== 'http:' && next.protocol !== 'https:')
+        throw new FetchError(`refusing redirect to ${next.protocol} URL from ${current}`, current, res.status);
       if (prev.protocol === 'https:' && next.protocol === 'http:' && !this.opts.insecure) {
         throw new FetchError(`refusing redirect from https to plain http (${next.origin}) for ${req.what}`, current, res.status);
       }
@@ -309,7 +332,12 @@ export class RegistryTransport {
         }
         if (isRetryableStatus(res.status)) {
           await res.body.dump().catch(() => undefined);
-          throw new TransientError(`${req.what}: ${statusText(res.status)} from ${res.url}`, res.url, res.status, parseRetryAfter(res.headers['retry-after']));
+          throw new TransientError(
+            `${req.what}: ${statusText(res.status)} from ${res.url}`,
+            res.url,
+            res.status,
+            parseRetryAfter(res.headers['retry-after']),
+          );
         }
         if ((res.status >= 200 && res.status < 300) || req.accept?.includes(res.status)) return res;
         throw await this.failure(res, req);

@@ -73,7 +73,12 @@ export function diffReleases(oldR: ReleaseInfo, newR: ReleaseInfo): ReleaseDiff 
     const a = oldR.componentVersions.get(k);
     const b = newR.componentVersions.get(k);
     if (a?.version === b?.version) continue;
-    components.push({ component: k, displayName: b?.displayName || a?.displayName || '', from: a?.version ?? null, to: b?.version ?? null });
+    components.push({
+      component: k,
+      displayName: b?.displayName || a?.displayName || '',
+      from: a?.version ?? null,
+      to: b?.version ?? null,
+    });
   }
   const osFrom = oldR.componentVersions.get('machine-os')?.version ?? null;
   const osTo = newR.componentVersions.get('machine-os')?.version ?? null;

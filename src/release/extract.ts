@@ -19,7 +19,11 @@ export interface ExtractOptions {
 }
 
 /** The bytes of release-manifests/NAME (highest layer's copy, whiteouts honoured), or undefined. */
-export async function extractFile(source: ImageSource, name: string, opts: ExtractOptions = {}): Promise<{ file: LayerFile | undefined; image: ResolvedImage }> {
+export async function extractFile(
+  source: ImageSource,
+  name: string,
+  opts: ExtractOptions = {},
+): Promise<{ file: LayerFile | undefined; image: ResolvedImage }> {
   const image = await resolveImage(source, opts.filterByOs);
   const file = await findFile(source, image.manifest.parsed, RELEASE_FOLDER, name, opts.onLayer ? { onLayer: opts.onLayer } : {});
   return { file: file?.type === 'file' ? file : undefined, image };
@@ -88,7 +92,8 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
       const link = f.linkname ?? '';
       if (link.startsWith('/')) throw refuse(`${RELEASE_FOLDER}/${f.path}`, `it is a symlink to the absolute path ${link}`);
       const pointsTo = posix.normalize(posix.join(posix.dirname(f.path), link));
-      if (pointsTo === '..' || pointsTo.startsWith('../')) throw refuse(`${RELEASE_FOLDER}/${f.path}`, `it is a symlink to ${link}, outside release-manifests/`);
+      if (pointsTo === '..' || pointsTo.startsWith('../'))
+        throw refuse(`${RELEASE_FOLDER}/${f.path}`, `it is a symlink to ${link}, outside release-manifests/`);
     }
   }
 

@@ -46,6 +46,7 @@ export interface WalkOptions {
    * Called for each visible file, highest copy only. Return 'stop' when the answer is complete:
    * no further entries or layers are read.
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a callback may return nothing
   onFile?: (file: LayerFile) => 'stop' | void;
   /** Called for suspicious entries under the folder; they are never passed to onFile. */
   onUnsafe?: (entry: UnsafeEntry) => void;
@@ -154,14 +155,17 @@ type Decoder = 'gzip' | 'tar';
 
 function sniff(head: Buffer, what: string): Decoder {
   if (head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
-  if (head.length >= 4 && head.readUInt32BE(0) === 0x28b52ffd) throw new OsimageError(`${what} is zstd-compressed, which is not supported yet`);
-  if (head[0] === 0x42 && head[1] === 0x5a && head[2] === 0x68) throw new OsimageError(`${what} is bzip2-compressed, which is not supported`);
+  if (head.length >= 4 && head.readUInt32BE(0) === 0x28b52ffd)
+    throw new OsimageError(`${what} is zstd-compressed, which is not supported yet`);
+  if (head[0] === 0x42 && head[1] === 0x5a && head[2] === 0x68)
+    throw new OsimageError(`${what} is bzip2-compressed, which is not supported`);
   if (head.length >= 6 && head.subarray(0, 6).equals(Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]))) {
     throw new OsimageError(`${what} is xz-compressed, which is not supported`);
   }
   return 'tar';
 }
 
+// biome-ignore lint/suspicious/noConfusingVoidType: a callback may return nothing
 export type EntryAction = 'stop' | void;
 
 /**
@@ -329,7 +333,8 @@ export async function walkLayers(source: ImageSource, manifest: ImageManifest, o
         const base = posix.basename(name);
         const dir = posix.dirname(name) === '.' ? '' : posix.dirname(name);
         if (unsafe) {
-          if (inScope(name) || h.name.replace(/^(\.\/|\/)+/, '').startsWith(prefix)) opts.onUnsafe?.({ name: h.name, reason: unsafe, layer: i });
+          if (inScope(name) || h.name.replace(/^(\.\/|\/)+/, '').startsWith(prefix))
+            opts.onUnsafe?.({ name: h.name, reason: unsafe, layer: i });
           return;
         }
         if (base === OPAQUE) {
@@ -363,7 +368,11 @@ export async function walkLayers(source: ImageSource, manifest: ImageManifest, o
           const target = normalizeName(h.linkname);
           const bytes = target.unsafe ? undefined : layerFiles.get(target.name);
           if (!bytes) {
-            opts.onUnsafe?.({ name: h.name, reason: `hard link to ${h.linkname}, which is not a file of this layer under ${folder}/`, layer: i });
+            opts.onUnsafe?.({
+              name: h.name,
+              reason: `hard link to ${h.linkname}, which is not a file of this layer under ${folder}/`,
+              layer: i,
+            });
             return;
           }
           layerFiles.set(name, bytes);

@@ -31,10 +31,14 @@ export function layoutFiles(entries: LayoutEntry[]): LayoutFilesMap {
   const index = {
     schemaVersion: 2 as const,
     mediaType: 'application/vnd.oci.image.index.v1+json',
-    manifests: entries.map((e) => ({ ...e.top.descriptor, ...(e.tag !== undefined ? { annotations: { [REF_NAME_ANNOTATION]: e.tag } } : {}) })),
+    manifests: entries.map((e) => ({
+      ...e.top.descriptor,
+      ...(e.tag !== undefined ? { annotations: { [REF_NAME_ANNOTATION]: e.tag } } : {}),
+    })),
   };
   files.set('index.json', Buffer.from(JSON.stringify(index)));
-  for (const b of entries.flatMap((e) => [e.top, ...e.blobs])) files.set(`blobs/sha256/${b.descriptor.digest.slice('sha256:'.length)}`, b.bytes);
+  for (const b of entries.flatMap((e) => [e.top, ...e.blobs]))
+    files.set(`blobs/sha256/${b.descriptor.digest.slice('sha256:'.length)}`, b.bytes);
   return { files, index };
 }
 

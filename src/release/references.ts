@@ -81,7 +81,8 @@ export function parseReleaseMetadata(bytes: Buffer): CincinnatiMetadata {
       throw new Error(`invalid release metadata: ${k} is not a list of strings`);
     }
   }
-  if (md.metadata != null && (typeof md.metadata !== 'object' || Array.isArray(md.metadata))) throw new Error('invalid release metadata: metadata is not an object');
+  if (md.metadata != null && (typeof md.metadata !== 'object' || Array.isArray(md.metadata)))
+    throw new Error('invalid release metadata: metadata is not an object');
   return { ...(md as unknown as CincinnatiMetadata), version: (md.version as string | undefined) ?? '' };
 }
 
@@ -173,7 +174,8 @@ export function componentVersions(is: ImageStream): { versions: Map<string, Comp
     if (vs.length > 1 || ds.length > 1) multiples.push(k);
     out.set(k, { version: vs[0]!, displayName: ds.find((d) => d !== '') ?? '' });
   }
-  if (multiples.length > 0) warnings.push(`multiple versions or display names reported for the following component(s): ${multiples.join(',  ')}`);
+  if (multiples.length > 0)
+    warnings.push(`multiple versions or display names reported for the following component(s): ${multiples.join(',  ')}`);
   return { versions: out, warnings };
 }
 

@@ -39,7 +39,8 @@ export function parseBuildList(doc: unknown, url: string): BuildList {
   const timestamp = typeof doc.timestamp === 'string' ? doc.timestamp : undefined;
   if (strings === raw.length) {
     // An empty list lands here too: legacy unless the schema says otherwise.
-    if (raw.length === 0) return { layout: major === 1 ? 'v1' : 'legacy', schemaVersion, builds: [], url, ...(timestamp ? { timestamp } : {}) };
+    if (raw.length === 0)
+      return { layout: major === 1 ? 'v1' : 'legacy', schemaVersion, builds: [], url, ...(timestamp ? { timestamp } : {}) };
     if (major === 1) throw new OsimageError(`invalid builds.json at ${url}: schema ${schemaVersion} needs build objects, found strings`);
     return { layout: 'legacy', schemaVersion, builds: (raw as string[]).map((id) => ({ id })), url, ...(timestamp ? { timestamp } : {}) };
   }

@@ -56,7 +56,8 @@ export function parseMeta(doc: unknown, url: string): BuildMeta {
   if (!isObject(doc)) throw new OsimageError(`invalid meta.json at ${url}: expected a JSON object`);
   const buildid = doc.buildid;
   if (buildid === undefined) throw new OsimageError(`invalid meta.json at ${url}: missing required field "buildid"`);
-  if (typeof buildid !== 'string' || buildid === '') throw new OsimageError(`invalid meta.json at ${url}: "buildid" must be a non-empty string`);
+  if (typeof buildid !== 'string' || buildid === '')
+    throw new OsimageError(`invalid meta.json at ${url}: "buildid" must be a non-empty string`);
 
   const amis: Record<string, string> = {};
   const rawAmis = doc.amis;
@@ -82,7 +83,8 @@ export function parseMeta(doc: unknown, url: string): BuildMeta {
     for (const [name, a] of Object.entries(doc.images)) {
       if (!isObject(a)) continue; // provenance keys that are not artifacts
       const path = a.path;
-      if (typeof path !== 'string' || path === '') throw new OsimageError(`invalid meta.json at ${url}: missing required field "images.${name}.path"`);
+      if (typeof path !== 'string' || path === '')
+        throw new OsimageError(`invalid meta.json at ${url}: missing required field "images.${name}.path"`);
       const art: Artifact = { path };
       const sha = optString(a, 'sha256', url, `images.${name}.`);
       const usha = optString(a, 'uncompressed-sha256', url, `images.${name}.`);

@@ -19,7 +19,10 @@ export interface PinnedSettings {
  * as with `pin --check`; the build and channel come from the file alone. A missing file, a misspelt pin, a
  * pin osimage cannot read, or no build pin is an error naming the file.
  */
-export async function settingsFromPinsFile(file: string, flags: { baseUrl?: string | undefined; arch?: string | undefined } = {}): Promise<PinnedSettings> {
+export async function settingsFromPinsFile(
+  file: string,
+  flags: { baseUrl?: string | undefined; arch?: string | undefined } = {},
+): Promise<PinnedSettings> {
   const text = await readText(file);
   if (text === undefined) throw new OsimageError(`${file} does not exist`);
   const parsed = parseScript(text);

@@ -68,7 +68,10 @@ export function platformForArch(arch: string): string {
 
 /** The bootimage side: the build's meta.json `oscontainer`. A build without one is an error naming it and its meta.json. */
 export function bootimageSide(resolved: ResolvedBuild): OsImageSide {
-  const pullspec = requireOsContainer(resolved, 'there is no OS container to compare with the payload (builds before early 2019 did not publish one)');
+  const pullspec = requireOsContainer(
+    resolved,
+    'there is no OS container to compare with the payload (builds before early 2019 did not publish one)',
+  );
   return { pullspec, digest: resolved.meta.oscontainer?.digest, buildId: resolved.build, buildIdSource: 'meta.json' };
 }
 
@@ -121,7 +124,10 @@ export async function verify(req: VerifyRequest): Promise<VerifyReport> {
   let releaseDigest: string;
   try {
     // A multi-arch release: the payload of the bootimage's architecture, unless --filter-by-os says otherwise.
-    const info = await loadReleaseInfo(req.release, source, { referencesOnly: true, filterByOs: req.filterByOs ?? platformForArch(resolved.arch) });
+    const info = await loadReleaseInfo(req.release, source, {
+      referencesOnly: true,
+      filterByOs: req.filterByOs ?? platformForArch(resolved.arch),
+    });
     references = info.references;
     releaseDigest = info.listDigest ?? info.digest;
   } finally {
@@ -142,7 +148,9 @@ export async function verify(req: VerifyRequest): Promise<VerifyReport> {
         ...(payload.buildId === undefined && fromLabels !== undefined ? { buildId: fromLabels, buildIdSource: 'labels' } : {}),
       };
       if (payload.buildId === undefined) {
-        notes.push(`the OS container ${payload.pullspec} has no build id label (coreos.build.manifest-list-tag, org.opencontainers.image.version, version): its build is unknown`);
+        notes.push(
+          `the OS container ${payload.pullspec} has no build id label (coreos.build.manifest-list-tag, org.opencontainers.image.version, version): its build is unknown`,
+        );
       }
     } catch (err) {
       notes.push(`could not read the OS container ${payload.pullspec} (offline?): ${describe(err)}; its build is unknown`);
@@ -153,9 +161,12 @@ export async function verify(req: VerifyRequest): Promise<VerifyReport> {
     // The same image as the bootimage's OS container: its build is the bootimage's.
     payload = { ...payload, buildId: bootimage.buildId, buildIdSource: 'digest' };
   } else if (matched && payload.buildId !== bootimage.buildId) {
-    notes.push(`the payload's ${payload.buildIdSource} says build ${payload.buildId}, but its digest is that of build ${bootimage.buildId}'s OS container`);
+    notes.push(
+      `the payload's ${payload.buildIdSource} says build ${payload.buildId}, but its digest is that of build ${bootimage.buildId}'s OS container`,
+    );
   }
-  if (bootimage.digest === undefined) notes.push(`${resolved.metaUrl} gives no oscontainer digest: the bootimage's OS container is only known by tag`);
+  if (bootimage.digest === undefined)
+    notes.push(`${resolved.metaUrl} gives no oscontainer digest: the bootimage's OS container is only known by tag`);
 
   const comparison = compareOsImages(bootimage, payload);
   return {

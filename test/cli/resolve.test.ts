@@ -33,8 +33,21 @@ describe('osimage (top level)', () => {
   });
 
   it.each([
-    'builds', 'resolve', 'pin', 'promote', 'verify', 'payload', 'payload write', 'payload render', 'payload merge', 'payload check',
-    'payload bootimages', 'release', 'release info', 'release extract', 'release new',
+    'builds',
+    'resolve',
+    'pin',
+    'promote',
+    'verify',
+    'payload',
+    'payload write',
+    'payload render',
+    'payload merge',
+    'payload check',
+    'payload bootimages',
+    'release',
+    'release info',
+    'release extract',
+    'release new',
   ])('%s --help has examples', async (cmd) => {
     const r = await osimage([...cmd.split(' '), '--help']);
     expect(r.exitCode).toBe(0);
@@ -68,7 +81,22 @@ describe('osimage resolve', () => {
     expect(r.exitCode).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(Object.keys(j).sort()).toEqual(
-      ['amis', 'arch', 'baseURL', 'build', 'buildDir', 'buildsURL', 'channel', 'metaURL', 'osContainer', 'ostreeCommit', 'ostreeVersion', 'pinned', 'qemu', 'validated'].sort(),
+      [
+        'amis',
+        'arch',
+        'baseURL',
+        'build',
+        'buildDir',
+        'buildsURL',
+        'channel',
+        'metaURL',
+        'osContainer',
+        'ostreeCommit',
+        'ostreeVersion',
+        'pinned',
+        'qemu',
+        'validated',
+      ].sort(),
     );
     expect(j).toMatchObject({
       build: '410.8.20190325.0',
@@ -98,7 +126,9 @@ describe('osimage resolve', () => {
     const none = await osimage(['resolve', '--base-url', server.url, '-o', 'oscontainer']);
     expect(none.exitCode).toBe(1);
     expect(none.stdout).toBe('');
-    expect(none.stderr).toBe(`error: RHCOS build 47.246 has no "oscontainer" in ${server.url}/maipo/47.246/meta.json: it publishes no OS container`);
+    expect(none.stderr).toBe(
+      `error: RHCOS build 47.246 has no "oscontainer" in ${server.url}/maipo/47.246/meta.json: it publishes no OS container`,
+    );
   });
 
   it('--region prints one AMI, and fails for a region without one', async () => {

@@ -15,7 +15,10 @@ export interface RunResult {
  * Run the built bin/osimage as a subprocess. The environment is cleaned of RHCOS_* pins and
  * look-alikes so the host cannot leak into a test; `env` adds what the test wants.
  */
-export async function osimage(args: string[], opts: { env?: Record<string, string | undefined>; cwd?: string; input?: string } = {}): Promise<RunResult> {
+export async function osimage(
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; cwd?: string; input?: string } = {},
+): Promise<RunResult> {
   const base: Record<string, string | undefined> = {};
   for (const k of Object.keys(process.env)) if (!/RHCOS|BUILD_NAME|REGISTRY_AUTH_FILE|DOCKER_CONFIG/i.test(k)) base[k] = process.env[k];
   const r = await execa(BIN, args, {

@@ -114,14 +114,22 @@ export async function image(
 ): Promise<BuiltImage> {
   const built = [];
   for (const l of layers) {
-    built.push(await buildLayer(l.entries, { ...(l.compression ? { compression: l.compression } : {}), ...(l.mediaType ? { mediaType: l.mediaType } : {}) }));
+    built.push(
+      await buildLayer(l.entries, {
+        ...(l.compression ? { compression: l.compression } : {}),
+        ...(l.mediaType ? { mediaType: l.mediaType } : {}),
+      }),
+    );
   }
   return buildImage({ created: opts.created ?? '2023-05-25T08:25:20.123456789Z', ...opts, layers: built });
 }
 
 /** The usual release image: a base layer and a top layer with release-manifests/. */
 export async function releaseImage(opts: Parameters<typeof releaseEntries>[0] & { architecture?: string } = {}): Promise<BuiltImage> {
-  return image([{ entries: baseEntries() }, { entries: releaseEntries(opts) }], opts.architecture ? { architecture: opts.architecture } : {});
+  return image(
+    [{ entries: baseEntries() }, { entries: releaseEntries(opts) }],
+    opts.architecture ? { architecture: opts.architecture } : {},
+  );
 }
 
 export function multiArch(images: Array<{ image: BuiltImage; platform: Platform }>): BuiltIndex {
@@ -149,7 +157,13 @@ export async function layout(dir: string, name: string, entries: LayoutEntry[], 
   return `oci:${path}${tag !== undefined ? `:${tag}` : ''}`;
 }
 
-export async function archive(dir: string, name: string, entries: LayoutEntry[], tag?: string, opts: { prefix?: string } = {}): Promise<string> {
+export async function archive(
+  dir: string,
+  name: string,
+  entries: LayoutEntry[],
+  tag?: string,
+  opts: { prefix?: string } = {},
+): Promise<string> {
   const path = join(dir, name);
   await writeOciArchive(path, entries, opts);
   return `oci-archive:${path}${tag !== undefined ? `:${tag}` : ''}`;
@@ -181,9 +195,16 @@ export class RecordingSource implements ImageSource {
 }
 
 /** Push a built image or index (and everything it needs) to `ref` (`host/repo:tag`) with the project's push client. */
-export async function pushBuilt(ref: string, top: BuiltImage | BuiltIndex, opts: { insecure?: boolean; registryConfig?: string } = {}): Promise<string> {
+export async function pushBuilt(
+  ref: string,
+  top: BuiltImage | BuiltIndex,
+  opts: { insecure?: boolean; registryConfig?: string } = {},
+): Promise<string> {
   const { openPushTarget } = await import('../../src/registry/push.js');
-  const dest = await openPushTarget(ref, { insecure: opts.insecure ?? true, ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}) });
+  const dest = await openPushTarget(ref, {
+    insecure: opts.insecure ?? true,
+    ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}),
+  });
   const images: BuiltImage[] = 'images' in top ? top.images : [top];
   for (const img of images) {
     for (const b of img.blobs) await dest.pushBlob(b.descriptor, b.bytes);

@@ -82,8 +82,21 @@ async function makeSigningCert(dir: string): Promise<{ key: KeyObject; certDer: 
   const keyPath = join(dir, 'token.key');
   const certPath = join(dir, 'token.crt');
   await run('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', keyPath, '-out', certPath, '-days', '2', '-subj', '/CN=osimage-test-token-signer',
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    keyPath,
+    '-out',
+    certPath,
+    '-days',
+    '2',
+    '-subj',
+    '/CN=osimage-test-token-signer',
   ]);
   const pem = await readFile(certPath, 'utf8');
   const body = pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
@@ -122,7 +135,11 @@ function grant(scopes: string[], canPush: boolean, canPull: boolean): Array<{ ty
   return out;
 }
 
-async function startTokenServer(dir: string, users: Record<string, string>, anonymousPull: boolean): Promise<TokenServer & { certPath: string; issuer: string }> {
+async function startTokenServer(
+  dir: string,
+  users: Record<string, string>,
+  anonymousPull: boolean,
+): Promise<TokenServer & { certPath: string; issuer: string }> {
   const { key, certDer, certPath } = await makeSigningCert(dir);
   const issuer = 'osimage-test-issuer';
   const service = 'osimage-test-registry';
@@ -166,10 +183,14 @@ async function startTokenServer(dir: string, users: Record<string, string>, anon
       }
     } else {
       entry.service = u.searchParams.get('service') ?? undefined;
-      entry.scopes = u.searchParams.getAll('scope').flatMap((s) => s.split(' ')).filter(Boolean);
+      entry.scopes = u.searchParams
+        .getAll('scope')
+        .flatMap((s) => s.split(' '))
+        .filter(Boolean);
       const basic = parseBasic(req.headers.authorization);
       if (req.headers.authorization) {
-        if (!basic || users[basic.user] === undefined || users[basic.user] !== basic.pass) return reply(401, { errors: [{ code: 'UNAUTHORIZED', message: 'bad credentials' }] });
+        if (!basic || users[basic.user] === undefined || users[basic.user] !== basic.pass)
+          return reply(401, { errors: [{ code: 'UNAUTHORIZED', message: 'bad credentials' }] });
         user = basic.user;
         entry.account = user;
       }
@@ -187,7 +208,12 @@ async function startTokenServer(dir: string, users: Record<string, string>, anon
       jti: randomBytes(8).toString('hex'),
       access,
     });
-    const body: Record<string, unknown> = { token, access_token: token, expires_in: state.expiresIn, issued_at: new Date(now * 1000).toISOString() };
+    const body: Record<string, unknown> = {
+      token,
+      access_token: token,
+      expires_in: state.expiresIn,
+      issued_at: new Date(now * 1000).toISOString(),
+    };
     if (req.method === 'POST' && entry.grantType === 'refresh_token') body.refresh_token = u.searchParams.get('refresh_token') ?? undefined;
     reply(200, body);
   });
@@ -281,7 +307,9 @@ export function printLogsOnFailure(get: () => TestRegistry | undefined): void {
     const reg = get();
     if (reg && ctx.task.result?.state === 'fail') {
       const log = await reg.logs();
-      process.stderr.write(`--- docker-registry log (${reg.mode}, ${reg.url}), last 60 lines ---\n${log.split('\n').slice(-60).join('\n')}\n`);
+      process.stderr.write(
+        `--- docker-registry log (${reg.mode}, ${reg.url}), last 60 lines ---\n${log.split('\n').slice(-60).join('\n')}\n`,
+      );
     }
   });
 }

@@ -54,7 +54,9 @@ describe('retries', () => {
     server.faults.length = 0;
     const before = server.requests.length;
     failTimes('/maipo/builds.json', 1, 503, { 'retry-after': '3600' });
-    await expect(fetchJson(`${server.url}/maipo/builds.json`, { retry: fast })).rejects.toThrow(/503 Service Unavailable.*retry after 3600s/);
+    await expect(fetchJson(`${server.url}/maipo/builds.json`, { retry: fast })).rejects.toThrow(
+      /503 Service Unavailable.*retry after 3600s/,
+    );
     expect(count('/maipo/builds.json', before)).toBe(1);
   });
 
@@ -157,20 +159,27 @@ describe('proxies from the environment', () => {
     });
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   });
-  afterAll(() => new Promise<void>((r) => {
-    proxy.closeAllConnections();
-    proxy.close(() => r());
-  }));
+  afterAll(
+    () =>
+      new Promise<void>((r) => {
+        proxy.closeAllConnections();
+        proxy.close(() => r());
+      }),
+  );
 
   it('sends requests through HTTP_PROXY, and not for hosts in NO_PROXY', async () => {
     server.faults.length = 0;
     const port = (proxy.address() as AddressInfo).port;
-    const via = await osimage(['resolve', '--base-url', server.url, '-o', 'json'], { env: { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '' } });
+    const via = await osimage(['resolve', '--base-url', server.url, '-o', 'json'], {
+      env: { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '' },
+    });
     expect(via.exitCode).toBe(0);
     const host = new URL(server.url).host;
     expect(proxied.some((p) => p === `CONNECT ${host}` || p === `${server.url}/maipo/builds.json`)).toBe(true);
     const n = proxied.length;
-    const direct = await osimage(['resolve', '--base-url', server.url, '-o', 'json'], { env: { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '127.0.0.1' } });
+    const direct = await osimage(['resolve', '--base-url', server.url, '-o', 'json'], {
+      env: { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '127.0.0.1' },
+    });
     expect(direct.exitCode).toBe(0);
     expect(proxied.length).toBe(n);
   });

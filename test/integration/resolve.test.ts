@@ -48,7 +48,7 @@ describe.each(Object.entries(bases))('release browser over %s', (_kind, base) =>
 
   it('a missing meta.json names the build and the URL', async () => {
     await expect(resolveWith(base(), { channel: 'nometa' })).rejects.toThrow(
-      new RegExp(`failed to fetch metadata for build 1\\.0: .*404 Not Found.*nometa/1\\.0/meta\\.json`),
+      /failed to fetch metadata for build 1\.0: .*404 Not Found.*nometa\/1\.0\/meta\.json/,
     );
   });
 
@@ -65,7 +65,11 @@ describe('the ten scenarios of release-browser.md §7', () => {
 
   it('1: no pin resolves the latest', async () => {
     const r = await resolveWith(server.url, {});
-    expect(r).toMatchObject({ build: '47.246', buildsUrl: `${server.url}/maipo/builds.json`, metaUrl: `${server.url}/maipo/47.246/meta.json` });
+    expect(r).toMatchObject({
+      build: '47.246',
+      buildsUrl: `${server.url}/maipo/builds.json`,
+      metaUrl: `${server.url}/maipo/47.246/meta.json`,
+    });
   });
 
   it('2: a valid env pin is not replaced by the latest', async () => {
@@ -97,7 +101,9 @@ describe('the ten scenarios of release-browser.md §7', () => {
 
   it('6: an empty build list', async () => {
     await expect(resolveWith(server.url, { channel: 'empty' })).rejects.toThrow(`no builds found in ${server.url}/empty/builds.json`);
-    await expect(resolveWith(server.url, { channel: 'empty', build: '47.245' })).rejects.toThrow(/no build with name '47\.245'.*Available builds are: \[\]/);
+    await expect(resolveWith(server.url, { channel: 'empty', build: '47.245' })).rejects.toThrow(
+      /no build with name '47\.245'.*Available builds are: \[\]/,
+    );
   });
 
   it('7: 404, 503 and bad JSON name the URL', async () => {
@@ -110,13 +116,15 @@ describe('the ten scenarios of release-browser.md §7', () => {
       return true;
     });
     try {
-      await expect(
-        resolveBuild(resolveSettings({ baseUrl: server.url }, {}), {}),
-      ).rejects.toThrow(`incorrect HTTP response (503 Service Unavailable) from ${server.url}/maipo/builds.json`);
+      await expect(resolveBuild(resolveSettings({ baseUrl: server.url }, {}), {})).rejects.toThrow(
+        `incorrect HTTP response (503 Service Unavailable) from ${server.url}/maipo/builds.json`,
+      );
     } finally {
       server.faults.length = 0;
     }
-    await expect(resolveWith(server.url, { channel: 'badjson' })).rejects.toThrow(`failed to parse JSON from ${server.url}/badjson/builds.json`);
+    await expect(resolveWith(server.url, { channel: 'badjson' })).rejects.toThrow(
+      `failed to parse JSON from ${server.url}/badjson/builds.json`,
+    );
   });
 
   it('8: schema 1.0.0 with arch awareness', async () => {
@@ -140,7 +148,9 @@ describe('the ten scenarios of release-browser.md §7', () => {
     expect(r.buildDir).toBe(`${server.url}/ootpa/410.8.20190325.0/`);
     const { qemuImage } = await import('../../src/rhcos/meta.js');
     const q = qemuImage(r.meta, r.buildDir)!;
-    expect(q.installerUrl).toMatch(new RegExp(`^${server.url}/ootpa/410\\.8\\.20190325\\.0/rhcos-410\\.8\\.20190325\\.0-qemu\\.qcow2\\?sha256=3b28[0-9a-f]+8257$`));
+    expect(q.installerUrl).toMatch(
+      new RegExp(`^${server.url}/ootpa/410\\.8\\.20190325\\.0/rhcos-410\\.8\\.20190325\\.0-qemu\\.qcow2\\?sha256=3b28[0-9a-f]+8257$`),
+    );
   });
 
   it('a meta.json without buildid is an error naming the field and URL', async () => {

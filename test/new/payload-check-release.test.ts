@@ -40,7 +40,9 @@ describe('payload check --from-release', () => {
     );
     const r = await osimage(['payload', 'check', '--dir', extra, '--from-release', release, '-o', 'json']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('error: operator "new-operator" contained an invalid image-references file: no input image tag named "new-thing"');
+    expect(r.stderr).toContain(
+      'error: operator "new-operator" contained an invalid image-references file: no input image tag named "new-thing"',
+    );
     expect(JSON.parse(r.stdout).problems).toHaveLength(1);
   });
 

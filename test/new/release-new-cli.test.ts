@@ -28,7 +28,7 @@ async function payloadCopy(name: string, opts: { osVersion?: boolean } = {}): Pr
     // An override clears the tag's annotations, so machine-os has no version to substitute.
     const file = join(dir, 'machine-config-operator', 'deployment.yaml');
     const text = await readFile(file, 'utf8');
-    await writeFile(file, text.replace(/        - name: OS_VERSION\n          value: 0\.0\.1-snapshot-machine-os\n/, ''));
+    await writeFile(file, text.replace(/ {8}- name: OS_VERSION\n {10}value: 0\.0\.1-snapshot-machine-os\n/, ''));
   }
   return dir;
 }
@@ -74,8 +74,17 @@ describe('release new --to-dir', () => {
     const is = JSON.parse(text);
     expect(JSON.stringify(is, null, 2)).toBe(text);
     expect(is.metadata.name).toBe('4.99.0');
-    expect(is.spec.tags.map((t: { name: string }) => t.name)).toEqual(['cluster-version-operator', 'machine-config-operator', 'machine-os-content']);
-    expect(is.spec.tags[2]).toMatchObject({ from: { kind: 'DockerImage', name: MOC }, generation: null, importPolicy: {}, referencePolicy: { type: '' } });
+    expect(is.spec.tags.map((t: { name: string }) => t.name)).toEqual([
+      'cluster-version-operator',
+      'machine-config-operator',
+      'machine-os-content',
+    ]);
+    expect(is.spec.tags[2]).toMatchObject({
+      from: { kind: 'DockerImage', name: MOC },
+      generation: null,
+      importPolicy: {},
+      referencePolicy: { type: '' },
+    });
   });
 
   it('writes release-metadata as cincinnati-metadata-v0', async () => {
@@ -115,9 +124,33 @@ describe('release new --to-file', () => {
   });
 
   it('another time or version gives another digest', async () => {
-    const a = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.0', '--to-file', join(tmp.dir, 't1.tar'), '--created', '2026-01-02T03:04:05Z']);
-    const b = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.1', '--to-file', join(tmp.dir, 't2.tar'), '--created', '2026-01-02T03:04:05Z']);
-    const c = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.0', '--to-file', join(tmp.dir, 't3.tar')], { env: { SOURCE_DATE_EPOCH: '1767323045' } });
+    const a = await osimage([
+      'release',
+      'new',
+      '--from-dir',
+      FIXTURE,
+      '--name',
+      '4.99.0',
+      '--to-file',
+      join(tmp.dir, 't1.tar'),
+      '--created',
+      '2026-01-02T03:04:05Z',
+    ]);
+    const b = await osimage([
+      'release',
+      'new',
+      '--from-dir',
+      FIXTURE,
+      '--name',
+      '4.99.1',
+      '--to-file',
+      join(tmp.dir, 't2.tar'),
+      '--created',
+      '2026-01-02T03:04:05Z',
+    ]);
+    const c = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.0', '--to-file', join(tmp.dir, 't3.tar')], {
+      env: { SOURCE_DATE_EPOCH: '1767323045' },
+    });
     expect(a.stdout).toMatch(/ 4\.99\.0 2026-01-02T03:04:05Z$/);
     expect(c.stdout).toMatch(/ 4\.99\.0 2026-01-02T03:04:05Z$/);
     expect(c.stdout.split(' ')[0]).toBe(a.stdout.split(' ')[0]);
@@ -126,10 +159,13 @@ describe('release new --to-file', () => {
 });
 
 describe("the seed's case: machine-os-content referenced by the MCO", () => {
-  it('fails in oc\'s words when the inputs lack it, reporting every missing tag at once', async () => {
+  it("fails in oc's words when the inputs lack it, reporting every missing tag at once", async () => {
     const dir = await payloadCopy('missing', { osVersion: false });
     const refs = await readFile(join(dir, 'image-references'), 'utf8');
-    await writeFile(join(dir, 'image-references'), refs.replace(/  - name: machine-os-content[\s\S]*?(?=  - name: cluster-version-operator)/, ''));
+    await writeFile(
+      join(dir, 'image-references'),
+      refs.replace(/ {2}- name: machine-os-content[\s\S]*?(?= {2}- name: cluster-version-operator)/, ''),
+    );
     await mkdir(join(dir, 'other-operator'));
     await writeFile(
       join(dir, 'other-operator', 'image-references'),
@@ -144,7 +180,18 @@ describe("the seed's case: machine-os-content referenced by the MCO", () => {
     ]);
     await expect(readdir(out)).rejects.toThrow();
 
-    const mapped = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--to-dir', out, `machine-os-content=${MOC}`, 'other=reg.example/other@sha256:' + 'e'.repeat(64)]);
+    const mapped = await osimage([
+      'release',
+      'new',
+      '--from-dir',
+      dir,
+      '--name',
+      '4.99.0',
+      '--to-dir',
+      out,
+      `machine-os-content=${MOC}`,
+      `other=reg.example/other@sha256:${'e'.repeat(64)}`,
+    ]);
     expect(mapped.exitCode).toBe(0);
     const is = JSON.parse(await readFile(join(out, 'image-references'), 'utf8'));
     const moc = is.spec.tags.find((t: { name: string }) => t.name === 'machine-os-content');
@@ -155,7 +202,10 @@ describe("the seed's case: machine-os-content referenced by the MCO", () => {
   it('--allow-missing-images leaves the reference unchanged', async () => {
     const dir = await payloadCopy('allow', { osVersion: false });
     const refs = await readFile(join(dir, 'image-references'), 'utf8');
-    await writeFile(join(dir, 'image-references'), refs.replace(/  - name: machine-os-content[\s\S]*?(?=  - name: cluster-version-operator)/, ''));
+    await writeFile(
+      join(dir, 'image-references'),
+      refs.replace(/ {2}- name: machine-os-content[\s\S]*?(?= {2}- name: cluster-version-operator)/, ''),
+    );
     const out = join(tmp.dir, 'allow-out');
     const r = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--allow-missing-images', '--to-dir', out]);
     expect(r.exitCode).toBe(0);
@@ -184,7 +234,19 @@ describe("the seed's case: machine-os-content referenced by the MCO", () => {
     expect(bad.stderr).toBe(`error: file ${map}, line 2: all arguments must be valid SRC=DST mappings`);
 
     await writeFile(map, `machine-os-content=${other}\n`);
-    const dup = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.0', '--mapping-file', map, `machine-os-content=${MOC}`, '--to-dir', out]);
+    const dup = await osimage([
+      'release',
+      'new',
+      '--from-dir',
+      FIXTURE,
+      '--name',
+      '4.99.0',
+      '--mapping-file',
+      map,
+      `machine-os-content=${MOC}`,
+      '--to-dir',
+      out,
+    ]);
     expect(dup.stderr).toBe(`error: file ${map}, line 1: each source tag may only be specified once: machine-os-content`);
   });
 });
@@ -214,8 +276,20 @@ describe('release new errors', () => {
     await writeFile(join(dir, 'machine-config-operator', 'notes.yaml'), 'just: data\n');
     const r = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--to-dir', join(tmp.dir, 'bad-out')]);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/^error: machine-config-operator\/notes\.yaml: manifests must contain Kubernetes API objects with 'kind' and 'apiVersion' set/);
-    const skipped = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--skip-manifest-check', '--to-dir', join(tmp.dir, 'bad-out')]);
+    expect(r.stderr).toMatch(
+      /^error: machine-config-operator\/notes\.yaml: manifests must contain Kubernetes API objects with 'kind' and 'apiVersion' set/,
+    );
+    const skipped = await osimage([
+      'release',
+      'new',
+      '--from-dir',
+      dir,
+      '--name',
+      '4.99.0',
+      '--skip-manifest-check',
+      '--to-dir',
+      join(tmp.dir, 'bad-out'),
+    ]);
     expect(skipped.exitCode).toBe(0);
   });
 
@@ -230,7 +304,10 @@ describe('release new errors', () => {
   it('an unquoted annotation that YAML reads as a number', async () => {
     const dir = await payloadCopy('badannotation');
     const refs = await readFile(join(dir, 'image-references'), 'utf8');
-    await writeFile(join(dir, 'image-references'), refs.replace('"1111111111111111111111111111111111111111"', '1111111111111111111111111111111111111111'));
+    await writeFile(
+      join(dir, 'image-references'),
+      refs.replace('"1111111111111111111111111111111111111111"', '1111111111111111111111111111111111111111'),
+    );
     const r = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--to-dir', join(tmp.dir, 'x3')]);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/annotation io\.openshift\.build\.commit\.id is not a string .*quote it$/);

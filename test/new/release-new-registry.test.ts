@@ -47,7 +47,17 @@ async function blobExists(repo: string, digest: string): Promise<boolean> {
 
 describe('release new --to-image', () => {
   it('pushes a release on a base from the same registry and reads it back', async () => {
-    const args = ['release', 'new', '--insecure', '--from-dir', FIXTURE, '--name', '4.99.0', '--to-image-base', `${reg!.host}/ocp/cvo:base`];
+    const args = [
+      'release',
+      'new',
+      '--insecure',
+      '--from-dir',
+      FIXTURE,
+      '--name',
+      '4.99.0',
+      '--to-image-base',
+      `${reg!.host}/ocp/cvo:base`,
+    ];
     const r = await osimage([...args, '--to-image', `${reg!.host}/ocp/release:4.99.0`]);
     expect(r.stderr).not.toMatch(/error/);
     expect(r.exitCode).toBe(0);
@@ -70,7 +80,9 @@ describe('release new --to-image', () => {
     // The base layers were mounted from ocp/cvo (201 Created on the mount request), not uploaded again.
     const logs = await reg!.logs();
     for (const l of baseManifest.layers) {
-      const mount = logs.split('\n').find((line) => line.includes('mount=' + encodeURIComponent(l.digest)) || line.includes('mount=' + l.digest));
+      const mount = logs
+        .split('\n')
+        .find((line) => line.includes(`mount=${encodeURIComponent(l.digest)}`) || line.includes(`mount=${l.digest}`));
       expect(mount, `a mount request for ${l.digest}`).toBeDefined();
       expect(mount).toMatch(/http\.response\.status=201/);
     }
@@ -92,7 +104,19 @@ describe('release new --to-image', () => {
   });
 
   it('copies base layers from an OCI layout into another registry repository', async () => {
-    const r = await osimage(['release', 'new', '--insecure', '--from-dir', FIXTURE, '--name', '4.99.1', '--to-image-base', baseLayout, '--to-image', `${reg!.host}/other/release`]);
+    const r = await osimage([
+      'release',
+      'new',
+      '--insecure',
+      '--from-dir',
+      FIXTURE,
+      '--name',
+      '4.99.1',
+      '--to-image-base',
+      baseLayout,
+      '--to-image',
+      `${reg!.host}/other/release`,
+    ]);
     expect(r.stderr).not.toMatch(/error|warning/);
     expect(r.exitCode).toBe(0);
     const info = await osimage(['release', 'info', '--insecure', `${reg!.host}/other/release:4.99.1`]);
@@ -101,14 +125,36 @@ describe('release new --to-image', () => {
   });
 
   it('without a base the payload is the single release-manifests layer', async () => {
-    const r = await osimage(['release', 'new', '--insecure', '--from-dir', FIXTURE, '--name', '4.99.2', '--to-image', `${reg!.host}/ocp/release:4.99.2`]);
+    const r = await osimage([
+      'release',
+      'new',
+      '--insecure',
+      '--from-dir',
+      FIXTURE,
+      '--name',
+      '4.99.2',
+      '--to-image',
+      `${reg!.host}/ocp/release:4.99.2`,
+    ]);
     expect(r.exitCode).toBe(0);
     const manifest = await getManifest('ocp/release', '4.99.2');
     expect(manifest.layers).toHaveLength(1);
   });
 
   it('a base that does not exist is an error naming it', async () => {
-    const r = await osimage(['release', 'new', '--insecure', '--from-dir', FIXTURE, '--name', '4.99.0', '--to-image-base', `${reg!.host}/ocp/nope:1`, '--to-image', `${reg!.host}/ocp/release:x`]);
+    const r = await osimage([
+      'release',
+      'new',
+      '--insecure',
+      '--from-dir',
+      FIXTURE,
+      '--name',
+      '4.99.0',
+      '--to-image-base',
+      `${reg!.host}/ocp/nope:1`,
+      '--to-image',
+      `${reg!.host}/ocp/release:x`,
+    ]);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/^error: .*ocp\/nope:1.*not found/m);
   });

@@ -29,10 +29,12 @@ describe('replacement rule', () => {
   });
   it('never rewrites a target that contains another source', () => {
     const m = new Map([
-      ['a.io/x', 'b.io/y@sha256:' + '1'.repeat(64)],
-      ['b.io/y', 'c.io/z@sha256:' + '2'.repeat(64)],
+      ['a.io/x', `b.io/y@sha256:${'1'.repeat(64)}`],
+      ['b.io/y', `c.io/z@sha256:${'2'.repeat(64)}`],
     ]);
-    expect(replaceImageReferences('i: a.io/x\nj: b.io/y', m)).toBe(`i: b.io/y@sha256:${'1'.repeat(64)}\nj: c.io/z@sha256:${'2'.repeat(64)}`);
+    expect(replaceImageReferences('i: a.io/x\nj: b.io/y', m)).toBe(
+      `i: b.io/y@sha256:${'1'.repeat(64)}\nj: c.io/z@sha256:${'2'.repeat(64)}`,
+    );
   });
 });
 
@@ -42,10 +44,14 @@ describe('versions', () => {
     { name: 'hyperkube', annotations: { 'io.openshift.build.versions': 'kubernetes=1.26.3,kubectl=1.26.3' } },
   ]);
   it('replaces the snapshot version and component versions', () => {
-    expect(replaceVersions('version: 0.0.1-snapshot\nos: 0.0.1-snapshot-machine-os\n', '4.99.0+build.5', comps, 'f')).toBe('version: 4.99.0\nos: 413.92.1-0\n');
+    expect(replaceVersions('version: 0.0.1-snapshot\nos: 0.0.1-snapshot-machine-os\n', '4.99.0+build.5', comps, 'f')).toBe(
+      'version: 4.99.0\nos: 413.92.1-0\n',
+    );
   });
   it('names an unknown component', () => {
-    expect(() => replaceVersions('v: 0.0.1-snapshot-nope', '4.99.0', comps, 'op/a.yaml')).toThrow('op/a.yaml: unknown version reference "nope"');
+    expect(() => replaceVersions('v: 0.0.1-snapshot-nope', '4.99.0', comps, 'op/a.yaml')).toThrow(
+      'op/a.yaml: unknown version reference "nope"',
+    );
   });
   it('refuses inconsistent versions', () => {
     expect(() =>
@@ -89,7 +95,9 @@ describe('mappings', () => {
   it("uses oc's errors", () => {
     expect(() => parseMappings(['nope'])).toThrow('all arguments must be valid SRC=DST mappings');
     expect(() => parseMappings([], { path: 'm', text: 'a=b\nc' })).toThrow('file m, line 2: all arguments must be valid SRC=DST mappings');
-    expect(() => parseMappings(['a=b'], { path: 'm', text: 'a=c' })).toThrow('file m, line 1: each source tag may only be specified once: a');
+    expect(() => parseMappings(['a=b'], { path: 'm', text: 'a=c' })).toThrow(
+      'file m, line 1: each source tag may only be specified once: a',
+    );
   });
 });
 

@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { bootimagesConfigMap, bootimagesUpdate, formatOf, streamMetadata, streamNameFor, writeBootimages } from '../../src/payload/bootimages.js';
+import {
+  bootimagesConfigMap,
+  bootimagesUpdate,
+  formatOf,
+  streamMetadata,
+  streamNameFor,
+  writeBootimages,
+} from '../../src/payload/bootimages.js';
 import { resolveBuild } from '../../src/rhcos/resolve.js';
 import { resolveSettings } from '../../src/rhcos/settings.js';
 import { SAMPLE_RELEASES } from '../helpers/cli.js';
@@ -82,7 +89,10 @@ describe('stream metadata from a build served over HTTP', () => {
         vmware: { path: 'x-vmware.x86_64.ova' },
       },
     };
-    const s = streamMetadata({ build: '1', channel: 'c', arch: 'x86_64', buildDir: 'https://h/b/', meta }, { generator: 'g', now: new Date('2020-01-02T03:04:05.678Z') });
+    const s = streamMetadata(
+      { build: '1', channel: 'c', arch: 'x86_64', buildDir: 'https://h/b/', meta },
+      { generator: 'g', now: new Date('2020-01-02T03:04:05.678Z') },
+    );
     const a = s.architectures.x86_64!.artifacts;
     expect(Object.keys(a).sort()).toEqual(['metal', 'vmware']);
     expect(Object.keys(a.metal!.formats).sort()).toEqual(['4k.raw.gz', 'iso', 'pxe', 'raw.gz']);
@@ -93,9 +103,12 @@ describe('stream metadata from a build served over HTTP', () => {
   });
 
   it('refuses a build without bootimages', () => {
-    expect(() => streamMetadata({ build: '1', channel: 'c', arch: 'x86_64', buildDir: 'https://h/', meta: { buildid: '1', amis: {}, images: {}, raw: {} } }, { generator: 'g' })).toThrow(
-      /build 1 \(x86_64\) has no bootimages/,
-    );
+    expect(() =>
+      streamMetadata(
+        { build: '1', channel: 'c', arch: 'x86_64', buildDir: 'https://h/', meta: { buildid: '1', amis: {}, images: {}, raw: {} } },
+        { generator: 'g' },
+      ),
+    ).toThrow(/build 1 \(x86_64\) has no bootimages/);
   });
 
   it('names formats and streams', () => {
@@ -127,7 +140,9 @@ describe('the coreos-bootimages ConfigMap', () => {
   it('is left alone when only last-modified or the generator would change; rewritten when the build changes', async () => {
     const old = await resolve('maipo', 'x86_64', '47.245');
     const first = bootimagesConfigMap(streamMetadata(old, { generator: 'osimage 0.1.0', now: new Date('2020-01-01T00:00:00Z') }));
-    expect(bootimagesUpdate(first, streamMetadata(old, { generator: 'osimage 0.2.0', now: new Date('2021-01-01T00:00:00Z') }))).toBeUndefined();
+    expect(
+      bootimagesUpdate(first, streamMetadata(old, { generator: 'osimage 0.2.0', now: new Date('2021-01-01T00:00:00Z') })),
+    ).toBeUndefined();
     const newer = streamMetadata(await resolve('maipo'), { generator: 'osimage 0.1.0' });
     expect(bootimagesUpdate(first, newer)).toBe(bootimagesConfigMap(newer));
     expect(bootimagesUpdate(undefined, newer)).toBe(bootimagesConfigMap(newer));

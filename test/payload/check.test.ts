@@ -28,7 +28,10 @@ describe('payload check', () => {
   it('is sound when the inputs have every tag and no repository repeats (YAML input too)', async () => {
     const dir = await tempDir('operators');
     const consoleRefs = join(dir, 'console', 'image-references');
-    await writeFile(consoleRefs, (await read(consoleRefs)).replace(/origin-console:latest\n(?![\s\S]*origin-console)/, 'origin-console-downloads:latest\n'));
+    await writeFile(
+      consoleRefs,
+      (await read(consoleRefs)).replace(/origin-console:latest\n(?![\s\S]*origin-console)/, 'origin-console-downloads:latest\n'),
+    );
     const yamlInput = join(dir, 'images.yaml');
     await writeFile(yamlInput, stringify(JSON.parse(await read(COMPLETE))));
     const r = await checkPayloadDir(dir, yamlInput);
@@ -40,7 +43,17 @@ describe('payload check', () => {
     const input = imageStreamFromObject(JSON.parse(await read(COMPLETE)), 'release image quay.io/x/release:4.1');
     const r = checkOperators(
       [
-        { operator: 'b', file: 'b/image-references', manifests: 1, references: { tags: [{ name: 'cli', from: { kind: 'DockerImage', name: 'x' } }, { name: 'nope', from: { kind: 'DockerImage', name: '' } }] } },
+        {
+          operator: 'b',
+          file: 'b/image-references',
+          manifests: 1,
+          references: {
+            tags: [
+              { name: 'cli', from: { kind: 'DockerImage', name: 'x' } },
+              { name: 'nope', from: { kind: 'DockerImage', name: '' } },
+            ],
+          },
+        },
         { operator: 'a', file: undefined, manifests: 1, references: undefined },
       ],
       input,
@@ -52,8 +65,18 @@ describe('payload check', () => {
   });
 
   it('input tags that are not DockerImage do not count', () => {
-    const input = imageStreamFromObject({ kind: 'ImageStream', apiVersion: 'image.openshift.io/v1', spec: { tags: [{ name: 'cli', from: { kind: 'ImageStreamTag', name: 'cli:latest' } }] } }, 'in');
-    const r = checkOperators([{ operator: 'a', file: 'f', manifests: 0, references: { tags: [{ name: 'cli', from: { kind: 'DockerImage', name: 'q' } }] } }], input);
+    const input = imageStreamFromObject(
+      {
+        kind: 'ImageStream',
+        apiVersion: 'image.openshift.io/v1',
+        spec: { tags: [{ name: 'cli', from: { kind: 'ImageStreamTag', name: 'cli:latest' } }] },
+      },
+      'in',
+    );
+    const r = checkOperators(
+      [{ operator: 'a', file: 'f', manifests: 0, references: { tags: [{ name: 'cli', from: { kind: 'DockerImage', name: 'q' } }] } }],
+      input,
+    );
     expect(r.problems.map((p) => p.kind)).toEqual(['missing-tag']);
   });
 
@@ -64,7 +87,10 @@ describe('payload check', () => {
     await expect(readInputImages(join(dir, 'in.json'))).rejects.toThrow(/in.json: kind "List" is not ImageStream/);
     await expect(checkPayloadDir(dir, COMPLETE)).rejects.toThrow(/holds no operator folders/);
     const ops = await tempDir('operators');
-    await writeFile(join(ops, 'console', 'image-references'), 'kind: ImageStream\napiVersion: image.openshift.io/v1\nspec:\n  tags:\n  - from: {}\n');
+    await writeFile(
+      join(ops, 'console', 'image-references'),
+      'kind: ImageStream\napiVersion: image.openshift.io/v1\nspec:\n  tags:\n  - from: {}\n',
+    );
     await expect(checkPayloadDir(ops, COMPLETE)).rejects.toThrow(/console\/image-references: spec.tags\[0\] has no name/);
   });
 });

@@ -100,8 +100,14 @@ describe('osimage payload render and merge', () => {
     const w = await osimage(['payload', 'render', '--os-image', U, '--role', 'master', '--role', 'worker', '--out', out]);
     expect(w.exitCode).toBe(0);
     expect(Object.keys(await snapshot(out))).toEqual(['00-master-osimageurl.yaml', '00-worker-osimageurl.yaml']);
-    await writeFile(join(out, '00-master.yaml'), 'apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 00-master\n  labels:\n    machineconfiguration.openshift.io/role: master\nspec:\n  config:\n    ignition:\n      version: 2.2.0\n');
-    await writeFile(join(out, '99-user.yaml'), `apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 99-user\n  labels:\n    machineconfiguration.openshift.io/role: master\nspec:\n  osImageURL: ${W}\n`);
+    await writeFile(
+      join(out, '00-master.yaml'),
+      'apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 00-master\n  labels:\n    machineconfiguration.openshift.io/role: master\nspec:\n  config:\n    ignition:\n      version: 2.2.0\n',
+    );
+    await writeFile(
+      join(out, '99-user.yaml'),
+      `apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 99-user\n  labels:\n    machineconfiguration.openshift.io/role: master\nspec:\n  osImageURL: ${W}\n`,
+    );
     const files = ['99-user.yaml', '00-master-osimageurl.yaml', '00-worker-osimageurl.yaml', '00-master.yaml'].map((f) => join(out, f));
     const a = await osimage(['payload', 'merge', '--role', 'master', ...files]);
     const b = await osimage(['payload', 'merge', '--role', 'master', '-o', 'name', ...[...files].reverse()]);
@@ -144,7 +150,14 @@ describe('osimage payload render and merge', () => {
 
 describe('osimage payload check', () => {
   it('lists every problem on stderr and exits 1', async () => {
-    const r = await osimage(['payload', 'check', '--dir', join(FIXTURES, 'operators'), '--images', join(FIXTURES, 'inputs', 'missing.json')]);
+    const r = await osimage([
+      'payload',
+      'check',
+      '--dir',
+      join(FIXTURES, 'operators'),
+      '--images',
+      join(FIXTURES, 'inputs', 'missing.json'),
+    ]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr.split('\n')).toEqual([
@@ -153,7 +166,16 @@ describe('osimage payload check', () => {
       'error: operator "machine-config-operator" contained an invalid image-references file: no input image tag named "machine-os-content"',
       'error: payload check: 3 problems in 3 operator(s)',
     ]);
-    const json = await osimage(['payload', 'check', '--dir', join(FIXTURES, 'operators'), '--images', join(FIXTURES, 'inputs', 'missing.json'), '-o', 'json']);
+    const json = await osimage([
+      'payload',
+      'check',
+      '--dir',
+      join(FIXTURES, 'operators'),
+      '--images',
+      join(FIXTURES, 'inputs', 'missing.json'),
+      '-o',
+      'json',
+    ]);
     expect(json.exitCode).toBe(1);
     expect(JSON.parse(json.stdout).problems).toHaveLength(3);
   });

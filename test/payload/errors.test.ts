@@ -12,7 +12,11 @@ afterEach(cleanup);
 
 const IS = { kind: 'ImageStream', apiVersion: 'image.openshift.io/v1' };
 const CM = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'machine-config-osimageurl' } };
-const MC = { apiVersion: 'machineconfiguration.openshift.io/v1', kind: 'MachineConfig', metadata: { name: 'm', labels: { 'machineconfiguration.openshift.io/role': 'master' } } };
+const MC = {
+  apiVersion: 'machineconfiguration.openshift.io/v1',
+  kind: 'MachineConfig',
+  metadata: { name: 'm', labels: { 'machineconfiguration.openshift.io/role': 'master' } },
+};
 
 describe('every refusal is a PayloadError naming its source', () => {
   it.each([
@@ -21,7 +25,11 @@ describe('every refusal is a PayloadError naming its source', () => {
     ['tags not a list', { ...IS, spec: { tags: {} } }, /f: spec.tags must be a list/],
     ['a tag without name', { ...IS, spec: { tags: [{ from: {} }] } }, /f: spec.tags\[0\] has no name/],
     ['from not a map', { ...IS, spec: { tags: [{ name: 'a', from: 'x' }] } }, /f: spec.tags\[0\] \(a\): from must be a map/],
-    ['from.name not a string', { ...IS, spec: { tags: [{ name: 'a', from: { kind: 'DockerImage', name: 5 } }] } }, /from.kind and from.name must be strings/],
+    [
+      'from.name not a string',
+      { ...IS, spec: { tags: [{ name: 'a', from: { kind: 'DockerImage', name: 5 } }] } },
+      /from.kind and from.name must be strings/,
+    ],
   ])('image-references: %s', (_what, doc, why) => {
     expect(() => imageStreamFromObject(doc, 'f')).toThrow(PayloadError);
     expect(() => imageStreamFromObject(doc, 'f')).toThrow(why);

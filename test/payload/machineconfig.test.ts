@@ -22,7 +22,13 @@ afterEach(async () => {
 
 const ROLE = 'machineconfiguration.openshift.io/role';
 
-function mc(name: string, url: string, config: Record<string, unknown> = { ignition: { version: '2.2.0' } }, extra: Record<string, unknown> = {}, role = 'master'): MachineConfig {
+function mc(
+  name: string,
+  url: string,
+  config: Record<string, unknown> = { ignition: { version: '2.2.0' } },
+  extra: Record<string, unknown> = {},
+  role = 'master',
+): MachineConfig {
   return {
     apiVersion: 'machineconfiguration.openshift.io/v1',
     kind: 'MachineConfig',
@@ -72,14 +78,20 @@ describe('writeMachineConfigs', () => {
       [join(dir, '00-worker-osimageurl.yaml'), 'created'],
     ]);
     const files = await snapshot(dir);
-    expect((await writeMachineConfigs(dir, renderOsImageUrlConfigs(U, ['master', 'worker']))).map((w) => w.action)).toEqual(['unchanged', 'unchanged']);
+    expect((await writeMachineConfigs(dir, renderOsImageUrlConfigs(U, ['master', 'worker']))).map((w) => w.action)).toEqual([
+      'unchanged',
+      'unchanged',
+    ]);
     hooks.beforeRename = (p) => {
       if (p.includes('worker')) throw new Error('no space left');
     };
     await expect(writeMachineConfigs(dir, renderOsImageUrlConfigs(W, ['master', 'worker']))).rejects.toThrow(/no space left/);
     expect(await snapshot(dir)).toEqual(files);
     delete hooks.beforeRename;
-    expect((await writeMachineConfigs(dir, renderOsImageUrlConfigs(W, ['master', 'infra']))).map((w) => w.action)).toEqual(['updated', 'created']);
+    expect((await writeMachineConfigs(dir, renderOsImageUrlConfigs(W, ['master', 'infra']))).map((w) => w.action)).toEqual([
+      'updated',
+      'created',
+    ]);
   });
 });
 
@@ -208,7 +220,9 @@ describe('payload merge: the rendered name', () => {
   });
 
   it('refuses no MCs', () => {
-    expect(() => mergeMachineConfigs([], 'master')).toThrow(/no MachineConfig has the label machineconfiguration.openshift.io\/role: master/);
+    expect(() => mergeMachineConfigs([], 'master')).toThrow(
+      /no MachineConfig has the label machineconfiguration.openshift.io\/role: master/,
+    );
   });
 });
 
@@ -239,7 +253,15 @@ describe('loadManifests + selectForRole', () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'a.yaml'), stringify(mc('00-master', '')));
     await writeFile(join(dir, 'b.yaml'), stringify(mc('00-master', U)));
-    expect(() => selectForRole([{ source: 'a', value: mc('x', '') }, { source: 'b', value: mc('x', U) }], 'master')).toThrow(/"x" is defined twice: in a and b/);
+    expect(() =>
+      selectForRole(
+        [
+          { source: 'a', value: mc('x', '') },
+          { source: 'b', value: mc('x', U) },
+        ],
+        'master',
+      ),
+    ).toThrow(/"x" is defined twice: in a and b/);
     await expect(loadManifests([join(dir, 'nope')])).rejects.toThrow(/nope: no such file or directory/);
     await writeFile(join(dir, 'bad.yaml'), 'kind: MachineConfig\nmetadata: [\n');
     await expect(loadManifests([join(dir, 'bad.yaml')])).rejects.toThrow(/bad.yaml:\d+: invalid YAML/);

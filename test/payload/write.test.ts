@@ -13,7 +13,14 @@ afterEach(async () => {
   await cleanup();
 });
 
-const SIX = ['machine-config-operator', 'machine-config-controller', 'machine-config-server', 'machine-config-daemon', 'etcd', 'setup-etcd-environment'];
+const SIX = [
+  'machine-config-operator',
+  'machine-config-controller',
+  'machine-config-server',
+  'machine-config-daemon',
+  'etcd',
+  'setup-etcd-environment',
+];
 
 describe('payload write: a new folder', () => {
   it('creates an ImageStream with one machine-os-content tag and the ConfigMap, byte-identical values', async () => {
@@ -97,10 +104,13 @@ describe('payload write: the MCO install/ folder of early 2019 (YAML with commen
   });
 
   it('appends after a last item that ends the file without a newline', async () => {
-    const text = 'kind: ImageStream\napiVersion: image.openshift.io/v1\nspec:\n    tags:\n      -   name: a\n          from:\n              kind: DockerImage\n              name: quay.io/a/a:1';
+    const text =
+      'kind: ImageStream\napiVersion: image.openshift.io/v1\nspec:\n    tags:\n      -   name: a\n          from:\n              kind: DockerImage\n              name: quay.io/a/a:1';
     const r = setImageReferenceTag(text, 'f', 'machine-os-content', U);
-    expect(r.text.startsWith(text + '\n')).toBe(true);
-    expect(r.text.slice(text.length + 1)).toBe(`      -   name: machine-os-content\n          from:\n              kind: DockerImage\n              name: ${U}\n`);
+    expect(r.text.startsWith(`${text}\n`)).toBe(true);
+    expect(r.text.slice(text.length + 1)).toBe(
+      `      -   name: machine-os-content\n          from:\n              kind: DockerImage\n              name: ${U}\n`,
+    );
   });
 
   it('keeps CRLF line endings, in a replaced value and in an appended tag', async () => {
@@ -118,9 +128,14 @@ describe('payload write: the MCO install/ folder of early 2019 (YAML with commen
     expect(r.action).toBe('updated');
     expect(r.text).toContain('# the OS');
     expect(parseImageStream(r.text, 'f').tags).toEqual([{ name: 'machine-os-content', from: { kind: 'DockerImage', name: U } }]);
-    expect(() => setImageReferenceTag(text.replace('machine-os-content\n', 'machine-os-content\n    from:\n      kind: ImageStreamTag\n      name: os:latest\n'), 'f', 'machine-os-content', U)).toThrow(
-      /points at kind ImageStreamTag, not DockerImage/,
-    );
+    expect(() =>
+      setImageReferenceTag(
+        text.replace('machine-os-content\n', 'machine-os-content\n    from:\n      kind: ImageStreamTag\n      name: os:latest\n'),
+        'f',
+        'machine-os-content',
+        U,
+      ),
+    ).toThrow(/points at kind ImageStreamTag, not DockerImage/);
   });
 
   it('warns when the two files disagreed before', async () => {
@@ -148,14 +163,21 @@ describe('payload write: a JSON image-references as oc writes it', () => {
   });
 
   it('appends with the indentation the file uses (tabs), keeping key order', async () => {
-    const doc = { kind: 'ImageStream', apiVersion: 'image.openshift.io/v1', metadata: { name: 'x' }, spec: { tags: [{ name: 'cli', from: { kind: 'DockerImage', name: W } }] } };
+    const doc = {
+      kind: 'ImageStream',
+      apiVersion: 'image.openshift.io/v1',
+      metadata: { name: 'x' },
+      spec: { tags: [{ name: 'cli', from: { kind: 'DockerImage', name: W } }] },
+    };
     const text = `${JSON.stringify(doc, null, '\t')}\n`;
     const r = setImageReferenceTag(text, 'f', 'machine-os-content', U);
     expect(r.action).toBe('appended');
     doc.spec.tags.push({ name: 'machine-os-content', from: { kind: 'DockerImage', name: U } });
     expect(r.text).toBe(`${JSON.stringify(doc, null, '\t')}\n`);
     const compact = setImageReferenceTag(JSON.stringify({ ...doc, spec: { tags: [] } }), 'f', 'machine-os-content', U);
-    expect(compact.text).toBe(JSON.stringify({ ...doc, spec: { tags: [{ name: 'machine-os-content', from: { kind: 'DockerImage', name: U } }] } }));
+    expect(compact.text).toBe(
+      JSON.stringify({ ...doc, spec: { tags: [{ name: 'machine-os-content', from: { kind: 'DockerImage', name: U } }] } }),
+    );
   });
 });
 
@@ -185,13 +207,20 @@ describe('payload write: refusals leave every file as it was', () => {
 
   it('another tag already using the same source repository', async () => {
     const dir = await tempDir('mco-2019');
-    await refuses(dir, { pullspec: 'quay.io/coreos/etcd:v3.3.10', allowTag: true }, /the source repository "quay.io\/coreos\/etcd:v3.3.10" was defined more than once \(for "etcd" and "machine-os-content"\)/);
+    await refuses(
+      dir,
+      { pullspec: 'quay.io/coreos/etcd:v3.3.10', allowTag: true },
+      /the source repository "quay.io\/coreos\/etcd:v3.3.10" was defined more than once \(for "etcd" and "machine-os-content"\)/,
+    );
   });
 
   it('the tag listed twice', async () => {
     const dir = await tempDir('mco-2019');
     const text = await read(join(dir, 'image-references'));
-    await writeFile(join(dir, 'image-references'), text + `  - name: machine-os-content\n    from:\n      kind: DockerImage\n      name: ${W}\n`);
+    await writeFile(
+      join(dir, 'image-references'),
+      `${text}  - name: machine-os-content\n    from:\n      kind: DockerImage\n      name: ${W}\n`,
+    );
     await refuses(dir, {}, /tag "machine-os-content" is listed 2 times/);
   });
 
@@ -219,7 +248,10 @@ describe('payload write: refusals leave every file as it was', () => {
     const dir = await tempDir('mco-2019');
     await writeFile(join(dir, CM_FILE), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n');
     await refuses(dir, {}, /holds ConfigMap "other", not ConfigMap "machine-config-osimageurl"/);
-    await writeFile(join(dir, CM_FILE), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: machine-config-osimageurl\n  namespace: default\n');
+    await writeFile(
+      join(dir, CM_FILE),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: machine-config-osimageurl\n  namespace: default\n',
+    );
     await refuses(dir, {}, /namespace "default" is not openshift-machine-config-operator/);
     await writeFile(join(dir, CM_FILE), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: machine-config-osimageurl\n---\nkind: X\n');
     await refuses(dir, {}, /holds 2 YAML documents/);

@@ -48,7 +48,9 @@ describe('osimage pin --write (a copy of hack/release.sh, over HTTP)', () => {
 
     const env = await osimage(['pin', '--write', script], { env: { RHCOS_BUILD_NAME: NEWEST_412, RHCOS_BASE_URL: sb.server.url } });
     expect(env.exitCode).toBe(0);
-    expect(env.stderr).toContain(`note: RHCOS_BUILD_NAME=${NEWEST_412} from the environment is used instead of the pin ${OLDER_412} in ${script}:13`);
+    expect(env.stderr).toContain(
+      `note: RHCOS_BUILD_NAME=${NEWEST_412} from the environment is used instead of the pin ${OLDER_412} in ${script}:13`,
+    );
     expect(await readFile(script, 'utf8')).toContain(buildLine(NEWEST_412));
 
     const flag = await osimage(['pin', '--write', script, '--build', OLDER_412], { env: { RHCOS_BUILD_NAME: NEWEST_412 } });
@@ -64,7 +66,9 @@ describe('osimage pin --write (a copy of hack/release.sh, over HTTP)', () => {
   it('refuses an unknown build before writing anything, naming what exists', async () => {
     const r = await osimage(['pin', '--write', script, '--base-url', sb.server.url, '--build', '412.86.999']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain(`error: no build with name '412.86.999' found at '${sb.server.url}/rhcos-4.12/builds.json'. Available builds are: [${NEWEST_412}, ${OLDER_412}]`);
+    expect(r.stderr).toContain(
+      `error: no build with name '412.86.999' found at '${sb.server.url}/rhcos-4.12/builds.json'. Available builds are: [${NEWEST_412}, ${OLDER_412}]`,
+    );
     expect(await readFile(script, 'utf8')).toBe(original);
   });
 
@@ -105,7 +109,10 @@ describe('osimage pin --write (a copy of hack/release.sh, over HTTP)', () => {
       baseURI: dir,
       amis: { 'us-east-1': { hvm: 'ami-0066999812964904f' }, 'eu-central-1': { hvm: 'ami-07038d298e7d082d7' } },
       images: JSON.parse(await readFile(join(sb.releases, `rhcos-4.12/${NEWEST_412}/x86_64/meta.json`), 'utf8')).images,
-      oscontainer: { image: 'quay.io/openshift-release-dev/ocp-v4.0-art-dev', digest: 'sha256:1992a6a15b26ab3a1aac7b5617ec526a7663100e7a6035203fdae22d47cb1154' },
+      oscontainer: {
+        image: 'quay.io/openshift-release-dev/ocp-v4.0-art-dev',
+        digest: 'sha256:1992a6a15b26ab3a1aac7b5617ec526a7663100e7a6035203fdae22d47cb1154',
+      },
       'ostree-commit': '9a2d654a5670568a0379abf830649c6870ef4e336bc4d6bff6689bcc4956085f',
       'ostree-version': NEWEST_412,
     };
@@ -133,7 +140,10 @@ describe('osimage pin --write (a copy of hack/release.sh, over HTTP)', () => {
     expect(r.exitCode).toBe(0);
     const text = await readFile(script, 'utf8');
     expect(text).toBe(
-      original.replace(buildLine(OLDER_412), buildLine(NEWEST_412)).replace(baseLine(MIRROR), baseLine(sb.server.url)).replace(/\n/g, '\r\n'),
+      original
+        .replace(buildLine(OLDER_412), buildLine(NEWEST_412))
+        .replace(baseLine(MIRROR), baseLine(sb.server.url))
+        .replace(/\n/g, '\r\n'),
     );
     expect((await stat(script)).mode & 0o777).toBe(0o700);
   });
@@ -144,7 +154,12 @@ describe('osimage pin --write (a copy of hack/release.sh, over HTTP)', () => {
     await cp(sb.releases, odd, { recursive: true });
     const r = await osimage(['pin', '--write', script, '--base-url', odd]);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^error: ${script.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:15: refusing to write RHCOS_BASE_URL="file://.*odd\\$dir": it contains "\\$"`, 'm'));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^error: ${script.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:15: refusing to write RHCOS_BASE_URL="file://.*odd\\$dir": it contains "\\$"`,
+        'm',
+      ),
+    );
     expect(await readFile(script, 'utf8')).toBe(original);
   });
 
@@ -152,7 +167,9 @@ describe('osimage pin --write (a copy of hack/release.sh, over HTTP)', () => {
     await writeFile(script, original.replace('set -euo pipefail\n', 'set -euo pipefail\nRHCOS_BUILDNAME=47.245\n'));
     const r = await osimage(['pin', '--write', script, '--base-url', sb.server.url]);
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toContain(`warning: ${script}:12 assigns RHCOS_BUILDNAME, which osimage does not read; did you mean RHCOS_BUILD_NAME?`);
+    expect(r.stderr).toContain(
+      `warning: ${script}:12 assigns RHCOS_BUILDNAME, which osimage does not read; did you mean RHCOS_BUILD_NAME?`,
+    );
   });
 });
 
@@ -161,7 +178,8 @@ describe('osimage pin --check', () => {
     const r = await osimage(['pin', '--write', script, '--meta', meta, '--base-url', sb.server.url]);
     expect(r.exitCode).toBe(0);
   }
-  const check = (extra: string[] = [], env: Record<string, string> = {}) => osimage(['pin', '--check', '--write', script, ...extra], { env });
+  const check = (extra: string[] = [], env: Record<string, string> = {}) =>
+    osimage(['pin', '--check', '--write', script, ...extra], { env });
 
   it('exits 0 with a one-line summary when the pins are sound, ignoring the environment', async () => {
     await pinned();

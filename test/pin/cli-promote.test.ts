@@ -17,7 +17,11 @@ afterEach(async () => {
   await sb.close();
 });
 
-const exists = (p: string) => access(p).then(() => true, () => false);
+const exists = (p: string) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
 const buildLine = (b: string) => `export RHCOS_BUILD_NAME="\${RHCOS_BUILD_NAME:-${b}}"`;
 const promote = (args: string[], opts: { env?: Record<string, string> } = {}) =>
   osimage(['promote', '--write', script, '--base-url', sb.server.url, ...args], { cwd: sb.work, ...opts });
@@ -104,12 +108,16 @@ describe('promote lock', () => {
 
   it('an interrupted promotion (SIGTERM) drops its lock and writes nothing', async () => {
     const started = join(sb.work, 'started');
-    const sub = execa(BIN, ['promote', '--write', script, '--base-url', sb.server.url, '--test', `touch ${started}; while :; do sleep 0.05; done`], {
-      cwd: sb.work,
-      env: { NO_COLOR: '1' },
-      reject: false,
-      stdin: 'ignore',
-    });
+    const sub = execa(
+      BIN,
+      ['promote', '--write', script, '--base-url', sb.server.url, '--test', `touch ${started}; while :; do sleep 0.05; done`],
+      {
+        cwd: sb.work,
+        env: { NO_COLOR: '1' },
+        reject: false,
+        stdin: 'ignore',
+      },
+    );
     while (!(await exists(started))) await sleep(20);
     expect(await exists(`${script}.lock`)).toBe(true);
     sub.kill('SIGTERM');
@@ -136,7 +144,9 @@ describe('promote lock', () => {
     await writeFile(`${script}.lock`, 'garbage');
     const unknown = await promote(['--test', 'exit 0']);
     expect(unknown.exitCode).toBe(1);
-    expect(unknown.stderr).toBe(`error: ${script}.lock exists but holds no pid; if no promotion of ${script} is running, remove it: rm ${script}.lock`);
+    expect(unknown.stderr).toBe(
+      `error: ${script}.lock exists but holds no pid; if no promotion of ${script} is running, remove it: rm ${script}.lock`,
+    );
   });
 });
 

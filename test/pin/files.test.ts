@@ -12,7 +12,8 @@ afterAll(async () => {
   await sb.close();
 });
 
-const pin = async (file: string) => applyPlan(await planPin({ file, flags: { baseUrl: sb.server.url, channel: 'rhcos-4.12' }, env: {}, latest: true }));
+const pin = async (file: string) =>
+  applyPlan(await planPin({ file, flags: { baseUrl: sb.server.url, channel: 'rhcos-4.12' }, env: {}, latest: true }));
 
 describe('the bytes and the file around the pins', () => {
   it('keeps a UTF-8 byte-order mark and non-ASCII comments byte for byte', async () => {

@@ -13,8 +13,13 @@ const V: PinValues = {
 };
 
 /** Three lines in one form, with the old values. */
-function three(form: (name: string, value: string) => string, old = { b: '47.245', c: 'maipo', u: 'https://old.example/releases' }): string {
-  return [form('RHCOS_BUILD_NAME', old.b), form('RHCOS_DEFAULT_CHANNEL', old.c), form('RHCOS_BASE_URL', old.u)].map((l) => `${l}\n`).join('');
+function three(
+  form: (name: string, value: string) => string,
+  old = { b: '47.245', c: 'maipo', u: 'https://old.example/releases' },
+): string {
+  return [form('RHCOS_BUILD_NAME', old.b), form('RHCOS_DEFAULT_CHANNEL', old.c), form('RHCOS_BASE_URL', old.u)]
+    .map((l) => `${l}\n`)
+    .join('');
 }
 
 const FORMS: Array<[string, (n: string, v: string) => string]> = [
@@ -45,10 +50,14 @@ afterAll(async () => {
 async function shellReads(text: string, shell: 'bash' | 'sh' = 'bash'): Promise<PinValues> {
   const f = join(tmp, `s${Math.random().toString(16).slice(2)}.sh`);
   await writeFile(f, text.replace(/^#!.*\n/, ''));
-  const r = await execa(shell, ['-c', `. "$1" >/dev/null; printf '%s\\n%s\\n%s' "$RHCOS_BUILD_NAME" "$RHCOS_DEFAULT_CHANNEL" "$RHCOS_BASE_URL"`, 'x', f], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmp },
-    extendEnv: false,
-  });
+  const r = await execa(
+    shell,
+    ['-c', `. "$1" >/dev/null; printf '%s\\n%s\\n%s' "$RHCOS_BUILD_NAME" "$RHCOS_DEFAULT_CHANNEL" "$RHCOS_BASE_URL"`, 'x', f],
+    {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmp },
+      extendEnv: false,
+    },
+  );
   const [b, c, u] = r.stdout.split('\n');
   return { RHCOS_BUILD_NAME: b!, RHCOS_DEFAULT_CHANNEL: c!, RHCOS_BASE_URL: u! };
 }
@@ -116,11 +125,14 @@ describe('editPins: every other byte is kept', () => {
 
   it('keeps a last line without a newline', () => {
     const e = editPins('RHCOS_BUILD_NAME=1\nRHCOS_DEFAULT_CHANNEL=c\nRHCOS_BASE_URL=https://x', V, 'r.sh');
-    expect(e.text).toBe(`RHCOS_BUILD_NAME=${V.RHCOS_BUILD_NAME}\nRHCOS_DEFAULT_CHANNEL=${V.RHCOS_DEFAULT_CHANNEL}\nRHCOS_BASE_URL=${V.RHCOS_BASE_URL}`);
+    expect(e.text).toBe(
+      `RHCOS_BUILD_NAME=${V.RHCOS_BUILD_NAME}\nRHCOS_DEFAULT_CHANNEL=${V.RHCOS_DEFAULT_CHANNEL}\nRHCOS_BASE_URL=${V.RHCOS_BASE_URL}`,
+    );
   });
 
   it('edits every assignment of a variable (e.g. in both branches of an if)', () => {
-    const before = 'if [ -n "${CI:-}" ]; then\n  RHCOS_BUILD_NAME=1\nelse\n  RHCOS_BUILD_NAME=1\nfi\nRHCOS_DEFAULT_CHANNEL=c\nRHCOS_BASE_URL=u\n';
+    const before =
+      'if [ -n "${CI:-}" ]; then\n  RHCOS_BUILD_NAME=1\nelse\n  RHCOS_BUILD_NAME=1\nfi\nRHCOS_DEFAULT_CHANNEL=c\nRHCOS_BASE_URL=u\n';
     const e = editPins(before, V, 'r.sh');
     expect(e.text.match(new RegExp(`RHCOS_BUILD_NAME=${V.RHCOS_BUILD_NAME}`, 'g'))).toHaveLength(2);
   });
@@ -188,7 +200,9 @@ describe('editPins: absent variables', () => {
       ['export RHCOS_BUILD_NAME=1 | cat\n', 1],
     ];
     for (const [text, line] of cases) {
-      expect(() => editPins(text, V, 'r.sh'), text).toThrow(new RegExp(`^r\\.sh:${line}: cannot edit RHCOS_BUILD_NAME: it is assigned here only for one command`));
+      expect(() => editPins(text, V, 'r.sh'), text).toThrow(
+        new RegExp(`^r\\.sh:${line}: cannot edit RHCOS_BUILD_NAME: it is assigned here only for one command`),
+      );
       expect(() => readPins(parseScript(text), 'r.sh'), text).toThrow(PinScriptError);
     }
     // The same names as arguments, in strings or in comments are not assignments.
@@ -223,13 +237,23 @@ describe('editPins: values are written so the shell reads them back exactly', ()
   }
 
   it("refuses a ' in a single-quoted value", () => {
-    const run = () => editPins(three((n, v) => `${n}='${v}'`), { ...V, RHCOS_BASE_URL: "file:///it's" }, 'r.sh');
+    const run = () =>
+      editPins(
+        three((n, v) => `${n}='${v}'`),
+        { ...V, RHCOS_BASE_URL: "file:///it's" },
+        'r.sh',
+      );
     expect(run).toThrow(UnsafeValueError);
     expect(run).toThrow(/^r\.sh:3: refusing to write RHCOS_BASE_URL="file:\/\/\/it's": it contains ' /);
   });
 
   it('refuses anything but plain characters inside ${VAR:-…}', () => {
-    const run = () => editPins(three((n, v) => `${n}="\${${n}:-${v}}"`), { ...V, RHCOS_BASE_URL: 'file:///a$b' }, 'r.sh');
+    const run = () =>
+      editPins(
+        three((n, v) => `${n}="\${${n}:-${v}}"`),
+        { ...V, RHCOS_BASE_URL: 'file:///a$b' },
+        'r.sh',
+      );
     expect(run).toThrow(UnsafeValueError);
     expect(run).toThrow(/r\.sh:3: .*contains "\$", which is not portable inside/);
   });
@@ -272,6 +296,8 @@ describe('reading pins', () => {
   });
 
   it('reads an empty pin as empty (a floating build)', () => {
-    expect(readPins(parseScript('export RHCOS_BUILD_NAME="${RHCOS_BUILD_NAME:-}"\n'), 'r.sh')).toEqual({ RHCOS_BUILD_NAME: { value: '', line: 1 } });
+    expect(readPins(parseScript('export RHCOS_BUILD_NAME="${RHCOS_BUILD_NAME:-}"\n'), 'r.sh')).toEqual({
+      RHCOS_BUILD_NAME: { value: '', line: 1 },
+    });
   });
 });

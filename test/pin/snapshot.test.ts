@@ -36,14 +36,19 @@ describe('metadata snapshot', () => {
 
   it('serialises with sorted keys at every level, 4-space indent and a trailing newline', () => {
     const text = stableJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: 'x' } });
-    expect(text).toBe('{\n    "a": {\n        "c": "x",\n        "d": [\n            {\n                "y": 2,\n                "z": 1\n            }\n        ]\n    },\n    "b": 1\n}\n');
+    expect(text).toBe(
+      '{\n    "a": {\n        "c": "x",\n        "d": [\n            {\n                "y": 2,\n                "z": 1\n            }\n        ]\n    },\n    "b": 1\n}\n',
+    );
   });
 
   it('names every changed field, old → new', () => {
     const a = snapshotOf(parseMeta(META_2018, 'u'), 'https://r/');
     const changed = {
       ...META_2018,
-      amis: [{ name: 'us-east-1', hvm: 'ami-new' }, { name: 'eu-west-1', hvm: 'ami-eu' }],
+      amis: [
+        { name: 'us-east-1', hvm: 'ami-new' },
+        { name: 'eu-west-1', hvm: 'ami-eu' },
+      ],
       oscontainer: { image: 'registry.example/rhcos/maipo', digest: 'sha256:ffff' },
     };
     const b = snapshotOf(parseMeta(changed, 'u'), 'https://r/');

@@ -80,7 +80,9 @@ describe('auth file lookup order', () => {
     await expect(findCredential('q.io', 'a/b', { env, home, registryConfig: join(dir, 'nope.json') })).rejects.toThrow(
       /unable to load --registry-config: .*nope\.json: no such file/,
     );
-    expect((await findCredential('q.io', 'a/b', { env: { ...env, REGISTRY_AUTH_FILE: join(dir, 'nope.json') }, home })).credential).toBeUndefined();
+    expect(
+      (await findCredential('q.io', 'a/b', { env: { ...env, REGISTRY_AUTH_FILE: join(dir, 'nope.json') }, home })).credential,
+    ).toBeUndefined();
   });
 });
 
@@ -109,7 +111,8 @@ describe('key matching within a file', () => {
         'http://myreg.example:5000/v2/': { auth: b64('my:p') },
       }),
     );
-    const user = async (registry: string, repo: string) => (await findCredential(registry, repo, { env, home, registryConfig: f })).credential?.username;
+    const user = async (registry: string, repo: string) =>
+      (await findCredential(registry, repo, { env, home, registryConfig: f })).credential?.username;
     expect(await user('docker.io', 'library/busybox')).toBe('hub');
     expect(await user('myreg.example:5000', 'a/b')).toBe('my');
     expect(await user('myreg.example', 'a/b')).toBeUndefined();
@@ -135,7 +138,10 @@ describe('key matching within a file', () => {
   });
 
   test('a bad base64 entry is skipped with a warning; an empty auth (helper marker) quietly', async () => {
-    const f = await put(join(dir, 'f.json'), authJson({ 'a.io/x': { auth: '%%%not-base64' }, 'a.io': { auth: b64('u:p') }, 'e.io': { auth: '' } }));
+    const f = await put(
+      join(dir, 'f.json'),
+      authJson({ 'a.io/x': { auth: '%%%not-base64' }, 'a.io': { auth: b64('u:p') }, 'e.io': { auth: '' } }),
+    );
     const warnings: string[] = [];
     const r = await findCredential('a.io', 'x/y', { env, home, registryConfig: f, onWarning: (w) => warnings.push(w) });
     expect(r.credential?.username).toBe('u');
@@ -143,7 +149,9 @@ describe('key matching within a file', () => {
     expect(warnings[0]).toContain(f);
     expect(warnings[0]).toContain('a.io/x');
     const w2: string[] = [];
-    expect((await findCredential('e.io', 'x/y', { env, home, registryConfig: f, onWarning: (w) => w2.push(w) })).credential).toBeUndefined();
+    expect(
+      (await findCredential('e.io', 'x/y', { env, home, registryConfig: f, onWarning: (w) => w2.push(w) })).credential,
+    ).toBeUndefined();
     expect(w2).toEqual([]);
   });
 
@@ -158,7 +166,10 @@ describe('key matching within a file', () => {
     await chmod(join(bin, 'docker-credential-fake'), 0o755);
     const f = await put(join(dir, 'f.json'), authJson({}, { credHelpers: { 'h.io': 'fake', 'tok.io': 'fake' } }));
     const e = { ...env, PATH: `${bin}:${process.env.PATH}` };
-    expect((await findCredential('h.io', 'a/b', { env: e, home, registryConfig: f })).credential).toEqual({ username: 'hu', password: 'hp' });
+    expect((await findCredential('h.io', 'a/b', { env: e, home, registryConfig: f })).credential).toEqual({
+      username: 'hu',
+      password: 'hp',
+    });
     const { readFile } = await import('node:fs/promises');
     expect(await readFile(seen, 'utf8')).toBe('h.io');
     expect((await findCredential('tok.io', 'a/b', { env: e, home, registryConfig: f })).credential).toEqual({ identityToken: 'rt-1' });
@@ -183,14 +194,26 @@ describe('malformed auth files fail with one line naming the file', () => {
 
 describe('WWW-Authenticate parsing', () => {
   test.each([
-    ['Bearer realm="https://auth.example/token",service="registry.example",scope="repository:a/b:pull"', [{ scheme: 'bearer', params: { realm: 'https://auth.example/token', service: 'registry.example', scope: 'repository:a/b:pull' } }]],
+    [
+      'Bearer realm="https://auth.example/token",service="registry.example",scope="repository:a/b:pull"',
+      [{ scheme: 'bearer', params: { realm: 'https://auth.example/token', service: 'registry.example', scope: 'repository:a/b:pull' } }],
+    ],
     ['BEARER Realm=https://x/t, Service=svc', [{ scheme: 'bearer', params: { realm: 'https://x/t', service: 'svc' } }]],
     ['Basic realm="Registry Realm"', [{ scheme: 'basic', params: { realm: 'Registry Realm' } }]],
-    ['Bearer realm="r\\"q", error="insufficient_scope", Basic realm="b"', [
-      { scheme: 'bearer', params: { realm: 'r"q', error: 'insufficient_scope' } },
-      { scheme: 'basic', params: { realm: 'b' } },
-    ]],
-    ['Negotiate abc==, Basic realm=x', [{ scheme: 'negotiate', params: { '': 'abc==' } }, { scheme: 'basic', params: { realm: 'x' } }]],
+    [
+      'Bearer realm="r\\"q", error="insufficient_scope", Basic realm="b"',
+      [
+        { scheme: 'bearer', params: { realm: 'r"q', error: 'insufficient_scope' } },
+        { scheme: 'basic', params: { realm: 'b' } },
+      ],
+    ],
+    [
+      'Negotiate abc==, Basic realm=x',
+      [
+        { scheme: 'negotiate', params: { '': 'abc==' } },
+        { scheme: 'basic', params: { realm: 'x' } },
+      ],
+    ],
   ])('%s', (header, expected) => {
     expect(parseChallenges(header)).toEqual(expected);
   });
@@ -199,9 +222,12 @@ describe('WWW-Authenticate parsing', () => {
     expect(pickChallenge(parseChallenges('Basic realm="b", Bearer realm="https://t"'))?.scheme).toBe('bearer');
   });
 
-  test.each([['Bearer realm="x'], ['Bearer realm="x" service="y"'], ['Bearer realm="x", =y']])('malformed: %s → an error, not a crash', (header) => {
-    expect(() => parseChallenges(header)).toThrow(OsimageError);
-  });
+  test.each([['Bearer realm="x'], ['Bearer realm="x" service="y"'], ['Bearer realm="x", =y']])(
+    'malformed: %s → an error, not a crash',
+    (header) => {
+      expect(() => parseChallenges(header)).toThrow(OsimageError);
+    },
+  );
 });
 
 describe('private addresses (a public registry must not send us there for tokens)', () => {

@@ -52,7 +52,13 @@ beforeEach(() => {
   store.dropNextAfter = undefined;
 });
 
-const opts = (extra: RemoteOptions = {}): RemoteOptions => ({ insecure: true, retry: RETRY, env: { REGISTRY_AUTH_FILE: authFile }, home: dir, ...extra });
+const opts = (extra: RemoteOptions = {}): RemoteOptions => ({
+  insecure: true,
+  retry: RETRY,
+  env: { REGISTRY_AUTH_FILE: authFile },
+  home: dir,
+  ...extra,
+});
 const blobPath = (digest: string) => new RegExp(`/v2/ocp/release/blobs/${digest}$`);
 
 describe('Basic auth', () => {
@@ -108,7 +114,12 @@ describe('blob redirects to object storage', () => {
     const layer = image.layers[0]!;
     const cut = Math.floor(layer.desc.size * 0.6);
     store.dropNextAfter = cut;
-    proxy.fault({ path: blobPath(layer.desc.digest), method: 'GET', times: Infinity, action: { redirect: () => store.presign(layer.desc.digest) } });
+    proxy.fault({
+      path: blobPath(layer.desc.digest),
+      method: 'GET',
+      times: Infinity,
+      action: { redirect: () => store.presign(layer.desc.digest) },
+    });
     const src = await openRemote(ref, opts());
     expect((await readAll(await src.blob(layer.desc))).equals(layer.bytes)).toBe(true);
     const gets = proxy.matching('GET', blobPath(layer.desc.digest));
@@ -144,8 +155,14 @@ describe('blob redirects to object storage', () => {
       method: 'POST',
       action: { respond: (_req, res) => void res.writeHead(202, { location: `${store.url}/uploads/abc`, 'content-length': '0' }).end() },
     });
-    const dest = await openPushTarget(`${proxy.host}/ocp/elsewhere:v1`, { insecure: true, env: { REGISTRY_AUTH_FILE: authFile }, retry: RETRY });
-    await expect(dest.pushBlob(img.config.desc, img.config.bytes)).rejects.toThrow(/404 Not Found from http:\/\/127\.0\.0\.1:\d+\/uploads\/abc/);
+    const dest = await openPushTarget(`${proxy.host}/ocp/elsewhere:v1`, {
+      insecure: true,
+      env: { REGISTRY_AUTH_FILE: authFile },
+      retry: RETRY,
+    });
+    await expect(dest.pushBlob(img.config.desc, img.config.bytes)).rejects.toThrow(
+      /404 Not Found from http:\/\/127\.0\.0\.1:\d+\/uploads\/abc/,
+    );
     expect(proxy.matching('POST', /\/blobs\/uploads\/$/)[0]!.headers.authorization).toBe(basic('bob', 'p:x'));
     expect(store.requests).toHaveLength(1);
     expect(store.requests[0]!.authorization).toBeUndefined();

@@ -36,7 +36,9 @@ export interface TestImage {
 }
 
 /** An OCI image with one or more gzip layers; `noise` adds random bytes so layers are distinct. */
-export async function makeImage(opts: { platform?: Platform; layers?: Array<Record<string, string | Buffer>>; noise?: number } = {}): Promise<TestImage> {
+export async function makeImage(
+  opts: { platform?: Platform; layers?: Array<Record<string, string | Buffer>>; noise?: number } = {},
+): Promise<TestImage> {
   const platform = opts.platform ?? { os: 'linux', architecture: 'amd64' };
   const layerFiles = opts.layers ?? [{ 'etc/hello': 'hello\n', 'noise.bin': randomBytes(opts.noise ?? 4096) }];
   const layers: Blob[] = [];
@@ -47,11 +49,21 @@ export async function makeImage(opts: { platform?: Platform; layers?: Array<Reco
     layers.push(blobOf(gzipSync(t), MEDIA_TYPES.ociLayerGzip));
   }
   const config = blobOf(
-    Buffer.from(JSON.stringify({ architecture: platform.architecture, os: platform.os, ...(platform.variant ? { variant: platform.variant } : {}), rootfs: { type: 'layers', diff_ids: diffIds }, config: { Labels: { test: 'yes' } } })),
+    Buffer.from(
+      JSON.stringify({
+        architecture: platform.architecture,
+        os: platform.os,
+        ...(platform.variant ? { variant: platform.variant } : {}),
+        rootfs: { type: 'layers', diff_ids: diffIds },
+        config: { Labels: { test: 'yes' } },
+      }),
+    ),
     MEDIA_TYPES.ociConfig,
   );
   const manifest = blobOf(
-    Buffer.from(JSON.stringify({ schemaVersion: 2, mediaType: MEDIA_TYPES.ociManifest, config: config.desc, layers: layers.map((l) => l.desc) })),
+    Buffer.from(
+      JSON.stringify({ schemaVersion: 2, mediaType: MEDIA_TYPES.ociManifest, config: config.desc, layers: layers.map((l) => l.desc) }),
+    ),
     MEDIA_TYPES.ociManifest,
     { platform },
   );
@@ -64,7 +76,11 @@ export function makeIndex(images: TestImage[], extra: Descriptor[] = []): Blob {
 }
 
 /** Push an image's blobs and manifest (by digest, and under `tag` when given). Returns the manifest digest. */
-export async function pushImage(ref: string, image: TestImage, opts: PushOptions & { tag?: string; chunkSize?: number } = {}): Promise<string> {
+export async function pushImage(
+  ref: string,
+  image: TestImage,
+  opts: PushOptions & { tag?: string; chunkSize?: number } = {},
+): Promise<string> {
   const dest = await openPushTarget(ref, opts);
   for (const b of [image.config, ...image.layers]) {
     await dest.pushBlob(b.desc, () => Readable.from([b.bytes]), opts.chunkSize ? { chunkSize: opts.chunkSize } : {});

@@ -57,7 +57,8 @@ describe('push then pull', () => {
     // the full Accept list, and never schema1
     const accept = String(proxy.matching('GET', manifestPath('4.16.0'))[0]!.headers.accept);
     expect(accept).toBe(MANIFEST_ACCEPT);
-    for (const t of [MEDIA_TYPES.ociIndex, MEDIA_TYPES.ociManifest, MEDIA_TYPES.dockerList, MEDIA_TYPES.dockerManifest]) expect(accept).toContain(t);
+    for (const t of [MEDIA_TYPES.ociIndex, MEDIA_TYPES.ociManifest, MEDIA_TYPES.dockerList, MEDIA_TYPES.dockerManifest])
+      expect(accept).toContain(t);
     expect(accept).not.toContain(MEDIA_TYPES.dockerSchema1);
     expect(accept).not.toContain(MEDIA_TYPES.dockerSchema1Signed);
     await src.close();
@@ -121,7 +122,10 @@ describe('manifest negotiation', () => {
     const src = await openRemote(`${proxy.host}/ocp/release:old`, opts());
     await expect(src.manifest()).rejects.toThrow(/schema1 is unsupported/);
     // and when labelled application/json, by its schemaVersion
-    proxy.fault({ path: manifestPath('old'), action: { respond: (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(schema1) } });
+    proxy.fault({
+      path: manifestPath('old'),
+      action: { respond: (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(schema1) },
+    });
     await expect(src.manifest()).rejects.toThrow(/schema1 is unsupported/);
   });
 
@@ -146,7 +150,10 @@ describe('manifest negotiation', () => {
   test('Content-Type parameters are ignored; a body mediaType that contradicts it is rejected', async () => {
     proxy.fault({
       path: manifestPath('charset'),
-      action: { respond: (_req, res) => void res.writeHead(200, { 'content-type': `${MEDIA_TYPES.ociManifest}; charset=utf-8` }).end(image.manifest.bytes) },
+      action: {
+        respond: (_req, res) =>
+          void res.writeHead(200, { 'content-type': `${MEDIA_TYPES.ociManifest}; charset=utf-8` }).end(image.manifest.bytes),
+      },
     });
     const m = await (await openRemote(`${proxy.host}/ocp/release:charset`, opts())).manifest();
     expect(m.mediaType).toBe(MEDIA_TYPES.ociManifest);
@@ -154,12 +161,16 @@ describe('manifest negotiation', () => {
       path: manifestPath('liar'),
       action: { respond: (_req, res) => void res.writeHead(200, { 'content-type': MEDIA_TYPES.dockerManifest }).end(image.manifest.bytes) },
     });
-    await expect((await openRemote(`${proxy.host}/ocp/release:liar`, opts())).manifest()).rejects.toThrow(/Content-Type .*v2\+json but the manifest says mediaType .*oci/);
+    await expect((await openRemote(`${proxy.host}/ocp/release:liar`, opts())).manifest()).rejects.toThrow(
+      /Content-Type .*v2\+json but the manifest says mediaType .*oci/,
+    );
   });
 
   test('Warning: 299 headers reach onWarning, each distinct text once', async () => {
     const respond = (_req: unknown, res: import('node:http').ServerResponse) =>
-      void res.writeHead(200, { 'content-type': MEDIA_TYPES.ociManifest, warning: '299 - "this repository is deprecated"' }).end(image.manifest.bytes);
+      void res
+        .writeHead(200, { 'content-type': MEDIA_TYPES.ociManifest, warning: '299 - "this repository is deprecated"' })
+        .end(image.manifest.bytes);
     proxy.fault({ path: manifestPath('warned'), times: 2, action: { respond } });
     const warnings: string[] = [];
     const src = await openRemote(`${proxy.host}/ocp/release:warned`, opts({ onWarning: (w) => warnings.push(w) }));
@@ -170,7 +181,10 @@ describe('manifest negotiation', () => {
 
   test('a manifest over the size cap is refused', async () => {
     const big = Buffer.alloc(MAX_MANIFEST_BYTES + 10, 0x20);
-    proxy.fault({ path: manifestPath('big'), action: { respond: (_req, res) => void res.writeHead(200, { 'content-type': MEDIA_TYPES.ociManifest }).end(big) } });
+    proxy.fault({
+      path: manifestPath('big'),
+      action: { respond: (_req, res) => void res.writeHead(200, { 'content-type': MEDIA_TYPES.ociManifest }).end(big) },
+    });
     await expect((await openRemote(`${proxy.host}/ocp/release:big`, opts())).manifest()).rejects.toThrow(/(larger|more) than the 4194304/);
   });
 });
@@ -194,7 +208,9 @@ describe('verification', () => {
     // a byte inside the config digest string: still a well-formed manifest, but not the one pushed
     const at = image.manifest.bytes.indexOf(image.config.desc.digest) + 20;
     proxy.fault({ path: manifestPath('4.16.0'), action: { flipAt: at } });
-    await expect((await openRemote(ref, opts())).manifest()).rejects.toThrow(new RegExp(`expected ${image.manifest.desc.digest}, got sha256:`));
+    await expect((await openRemote(ref, opts())).manifest()).rejects.toThrow(
+      new RegExp(`expected ${image.manifest.desc.digest}, got sha256:`),
+    );
     proxy.fault({ path: manifestPath('4.16.0'), action: { flipAt: at } });
     const warnings: string[] = [];
     const m = await (await openRemote(ref, opts({ skipVerification: true, onWarning: (w) => warnings.push(w) }))).manifest();
@@ -270,12 +286,17 @@ describe('retries and resume', () => {
 
   test('401 for a repository the ping let through: one retry with the challenge, then "does not exist or you lack access"', async () => {
     proxy.fault({ path: manifestPath('4.16.0'), times: 2, action: { status: 401, headers: { 'www-authenticate': 'Basic realm="r"' } } });
-    await expect((await openRemote(ref, opts())).manifest()).rejects.toThrow(/401 Unauthorized \(no credentials found for this registry\): the repository does not exist or you lack access/);
+    await expect((await openRemote(ref, opts())).manifest()).rejects.toThrow(
+      /401 Unauthorized \(no credentials found for this registry\): the repository does not exist or you lack access/,
+    );
     expect(proxy.matching('GET', manifestPath('4.16.0'))).toHaveLength(2);
   });
 
   test('Retry-After as an HTTP date (here in the past) is honoured as "now"', async () => {
-    proxy.fault({ path: manifestPath('4.16.0'), action: { status: 429, headers: { 'retry-after': new Date(Date.now() - 60_000).toUTCString() } } });
+    proxy.fault({
+      path: manifestPath('4.16.0'),
+      action: { status: 429, headers: { 'retry-after': new Date(Date.now() - 60_000).toUTCString() } },
+    });
     await (await openRemote(ref, opts())).manifest();
     expect(proxy.matching('GET', manifestPath('4.16.0')).map((r) => r.status)).toEqual([429, 200]);
   });
@@ -287,7 +308,9 @@ describe('retries and resume', () => {
 
   test('retries stop after the policy: 1 + retries requests, the error names URL and status', async () => {
     proxy.fault({ path: manifestPath('4.16.0'), times: Infinity, action: { status: 502 } });
-    await expect((await openRemote(ref, opts())).manifest()).rejects.toThrow(/502 Bad Gateway from http:\/\/127\.0\.0\.1:\d+\/v2\/ocp\/release\/manifests\/4\.16\.0/);
+    await expect((await openRemote(ref, opts())).manifest()).rejects.toThrow(
+      /502 Bad Gateway from http:\/\/127\.0\.0\.1:\d+\/v2\/ocp\/release\/manifests\/4\.16\.0/,
+    );
     expect(proxy.matching('GET', manifestPath('4.16.0'))).toHaveLength(1 + RETRY.retries);
   });
 

@@ -32,8 +32,23 @@ beforeAll(async () => {
   caFile = join(dir, 'ca.crt');
   const keyFile = join(dir, 'tls.key');
   await promisify(execFile)('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-    '-keyout', keyFile, '-out', caFile, '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '2',
+    '-keyout',
+    keyFile,
+    '-out',
+    caFile,
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
   ]);
   reg = await startRegistry({ mode: 'open' });
   tlsProxy = await startFaultProxy(reg.url, { tls: { cert: await readFile(caFile), key: await readFile(keyFile) } });
@@ -86,7 +101,9 @@ describe('TLS', () => {
     const front = await startFaultProxy(tokenReg.url, { tls: { cert: await readFile(caFile), key: await readFile(join(dir, 'tls.key')) } });
     try {
       const r = `${front.host}/some/repo:v1`;
-      await expect((await openRemote(r, opts({ caFile }))).manifest()).rejects.toThrow(/token realm http:\/\/127\.0\.0\.1:\d+\/token that is not https/);
+      await expect((await openRemote(r, opts({ caFile }))).manifest()).rejects.toThrow(
+        /token realm http:\/\/127\.0\.0\.1:\d+\/token that is not https/,
+      );
       expect(tokenReg.token!.requests).toHaveLength(0);
       // with --insecure the realm is accepted (and the repository simply does not exist)
       await expect((await openRemote(r, opts({ insecure: true }))).manifest()).rejects.toThrow(/not found/);

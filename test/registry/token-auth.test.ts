@@ -70,7 +70,11 @@ describe('Bearer tokens', () => {
 
   test('concurrent first requests share one ping and one token request', async () => {
     const src = await openRemote(ref, opts());
-    const [m, config, layer] = await Promise.all([src.manifest(), src.blob(image.config.desc).then(readAll), src.blob(image.layers[0]!.desc).then(readAll)]);
+    const [m, config, layer] = await Promise.all([
+      src.manifest(),
+      src.blob(image.config.desc).then(readAll),
+      src.blob(image.layers[0]!.desc).then(readAll),
+    ]);
     expect(m.digest).toBe(image.manifest.desc.digest);
     expect(config.equals(image.config.bytes)).toBe(true);
     expect(layer.equals(image.layers[0]!.bytes)).toBe(true);
@@ -109,7 +113,10 @@ describe('Bearer tokens', () => {
   test('an identity token is exchanged with a form POST grant_type=refresh_token', async () => {
     token.refreshTokens.set('rt-alice-1', 'alice');
     const file = join(dir, 'identity.json');
-    await writeFile(file, JSON.stringify({ auths: { [proxy.host]: { auth: Buffer.from('<token>:').toString('base64'), identitytoken: 'rt-alice-1' } } }));
+    await writeFile(
+      file,
+      JSON.stringify({ auths: { [proxy.host]: { auth: Buffer.from('<token>:').toString('base64'), identitytoken: 'rt-alice-1' } } }),
+    );
     const img = await makeImage({ noise: 200 });
     const digest = await pushImage(`${proxy.host}/idtok/img:v1`, img, { insecure: true, env: {}, registryConfig: file });
     expect(token.requests).toHaveLength(1);
@@ -149,7 +156,10 @@ describe('insufficient_scope', () => {
     proxy.fault({ path: /\/manifests\/4\.16\.0$/, action: { status: 401, headers: { 'www-authenticate': challenge } } });
     const m = await (await openRemote(ref, opts())).manifest();
     expect(m.digest).toBe(image.manifest.desc.digest);
-    expect(token.requests.map((t) => t.scopes)).toEqual([['repository:ocp/release:pull'], ['repository:ocp/release:pull', 'repository:extra/repo:pull']]);
+    expect(token.requests.map((t) => t.scopes)).toEqual([
+      ['repository:ocp/release:pull'],
+      ['repository:ocp/release:pull', 'repository:extra/repo:pull'],
+    ]);
   });
 
   test('the registry keeps refusing (anonymous push): one re-token, then an error, no loop', async () => {

@@ -55,7 +55,7 @@ async function viaIndex(file: string): Promise<Map<string, Buffer>> {
 const long = `${'d'.repeat(60)}/${'e'.repeat(60)}/${'f'.repeat(120)}.yaml`;
 const files: Record<string, Buffer> = {
   'small.txt': Buffer.from('hi\n'),
-  'empty': Buffer.alloc(0),
+  empty: Buffer.alloc(0),
   'exact-block.bin': Buffer.alloc(512, 7),
   'big.bin': Buffer.alloc(70_000, 3),
   [long]: Buffer.from('long name'),
@@ -64,7 +64,14 @@ const files: Record<string, Buffer> = {
 describe('indexTar', () => {
   test('tar-stream archives (ustar prefix and pax long names)', async () => {
     const file = join(tmp.dir, 'ts.tar');
-    await writeFile(file, await tarBytes([{ name: 'dir', type: 'directory' }, { name: 'dir/link', type: 'symlink', linkname: 'x' }, ...Object.entries(files).map(([name, data]) => ({ name, data }))]));
+    await writeFile(
+      file,
+      await tarBytes([
+        { name: 'dir', type: 'directory' },
+        { name: 'dir/link', type: 'symlink', linkname: 'x' },
+        ...Object.entries(files).map(([name, data]) => ({ name, data })),
+      ]),
+    );
     const got = await viaIndex(file);
     expect(got).toEqual(await reference(file));
     expect([...got.keys()].sort()).toEqual(Object.keys(files).sort());

@@ -8,7 +8,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 import { osimage } from '../helpers/cli.js';
-import { archive, baseEntries, entry, image, imageReferences, layout, releaseEntries, tempDir, whiteout, type Temp } from '../helpers/oci-builder.js';
+import {
+  archive,
+  baseEntries,
+  entry,
+  image,
+  imageReferences,
+  layout,
+  releaseEntries,
+  tempDir,
+  whiteout,
+  type Temp,
+} from '../helpers/oci-builder.js';
 import type { LayerEntry } from '../../src/release/build-layer.js';
 
 let tmp: Temp;
@@ -17,10 +28,21 @@ let refArchive: string;
 beforeAll(async () => {
   tmp = await tempDir();
   const img = await image([
-    { entries: [...baseEntries(), { name: 'release-manifests/0000_10_stale.yaml', data: 'stale: true\n' }, { name: 'release-manifests/0000_20_gone.yaml', data: 'gone\n' }] },
     {
       entries: [
-        ...releaseEntries({ extra: [{ name: 'release-manifests/sub/dir/nested.json', data: '{"a":1}' }, { name: 'release-manifests/binary.bin', data: Buffer.from([0, 1, 2, 0xff, 0xfe, 10, 13]) }] }),
+        ...baseEntries(),
+        { name: 'release-manifests/0000_10_stale.yaml', data: 'stale: true\n' },
+        { name: 'release-manifests/0000_20_gone.yaml', data: 'gone\n' },
+      ],
+    },
+    {
+      entries: [
+        ...releaseEntries({
+          extra: [
+            { name: 'release-manifests/sub/dir/nested.json', data: '{"a":1}' },
+            { name: 'release-manifests/binary.bin', data: Buffer.from([0, 1, 2, 0xff, 0xfe, 10, 13]) },
+          ],
+        }),
         { name: 'release-manifests/0000_10_stale.yaml', data: 'fresh: true\n' },
         whiteout('release-manifests/0000_20_gone.yaml'),
       ],
@@ -63,7 +85,7 @@ describe('--file', () => {
     expect(gone).toEqual({ stdout: '', stderr: 'error: image did not contain 0000_20_gone.yaml', exitCode: 1 });
   });
 
-  test('a missing file: oc\'s error, exit 1', async () => {
+  test("a missing file: oc's error, exit 1", async () => {
     const r = await osimage(['release', 'extract', ref, '--file', 'missing']);
     expect(r).toEqual({ stdout: '', stderr: 'error: image did not contain missing', exitCode: 1 });
   });
@@ -87,7 +109,16 @@ describe('--to', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^Extracted release payload from digest sha256:[a-f0-9]{64} created at 2023-05-25T08:25:20Z$/);
     const names = (await readdir(to, { recursive: true })).map(String).sort();
-    expect(names).toEqual(['0000_10_stale.yaml', '0000_50_x_a.yaml', 'binary.bin', 'image-references', 'release-metadata', 'sub', 'sub/dir', 'sub/dir/nested.json']);
+    expect(names).toEqual([
+      '0000_10_stale.yaml',
+      '0000_50_x_a.yaml',
+      'binary.bin',
+      'image-references',
+      'release-metadata',
+      'sub',
+      'sub/dir',
+      'sub/dir/nested.json',
+    ]);
     expect(await readFile(join(to, 'image-references'), 'utf8')).toBe(imageReferences());
     expect(await readFile(join(to, '0000_10_stale.yaml'), 'utf8')).toBe('fresh: true\n');
     // No temp files left behind.
@@ -102,10 +133,26 @@ describe('--to', () => {
   });
 
   const refusals: Array<[string, LayerEntry[], RegExp]> = [
-    ['an absolute path', [{ name: '/release-manifests/abs.yaml', data: 'x' }], /refusing to extract \/release-manifests\/abs\.yaml from .*: the path is absolute/],
-    ['a .. path', [{ name: 'release-manifests/../../escape.yaml', data: 'x' }], /refusing to extract release-manifests\/\.\.\/\.\.\/escape\.yaml from .*: the path contains \.\./],
-    ['a symlink to an absolute path', [{ name: 'release-manifests/passwd', type: 'symlink', linkname: '/etc/passwd' }], /refusing to extract release-manifests\/passwd from .*: it is a symlink to the absolute path \/etc\/passwd/],
-    ['a symlink climbing out', [{ name: 'release-manifests/up', type: 'symlink', linkname: '../../outside' }], /refusing to extract release-manifests\/up from .*: it is a symlink to \.\.\/\.\.\/outside/],
+    [
+      'an absolute path',
+      [{ name: '/release-manifests/abs.yaml', data: 'x' }],
+      /refusing to extract \/release-manifests\/abs\.yaml from .*: the path is absolute/,
+    ],
+    [
+      'a .. path',
+      [{ name: 'release-manifests/../../escape.yaml', data: 'x' }],
+      /refusing to extract release-manifests\/\.\.\/\.\.\/escape\.yaml from .*: the path contains \.\./,
+    ],
+    [
+      'a symlink to an absolute path',
+      [{ name: 'release-manifests/passwd', type: 'symlink', linkname: '/etc/passwd' }],
+      /refusing to extract release-manifests\/passwd from .*: it is a symlink to the absolute path \/etc\/passwd/,
+    ],
+    [
+      'a symlink climbing out',
+      [{ name: 'release-manifests/up', type: 'symlink', linkname: '../../outside' }],
+      /refusing to extract release-manifests\/up from .*: it is a symlink to \.\.\/\.\.\/outside/,
+    ],
   ];
   test.each(refusals)('%s is refused and nothing is written', async (label, extra, message) => {
     const img = await image([{ entries: [...releaseEntries(), ...extra] }]);
@@ -121,7 +168,9 @@ describe('--to', () => {
   });
 
   test('a symlink that stays inside is written as a symlink', async () => {
-    const img = await image([{ entries: [...releaseEntries(), { name: 'release-manifests/alias.yaml', type: 'symlink', linkname: '0000_50_x_a.yaml' }] }]);
+    const img = await image([
+      { entries: [...releaseEntries(), { name: 'release-manifests/alias.yaml', type: 'symlink', linkname: '0000_50_x_a.yaml' }] },
+    ]);
     const to = join(tmp.dir, 'inside-link');
     const r = await osimage(['release', 'extract', await layout(tmp.dir, 'inside', [entry(img)]), '--to', to]);
     expect(r.exitCode).toBe(0);

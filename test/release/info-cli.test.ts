@@ -86,7 +86,9 @@ describe('§6.1 basic info', () => {
   test('--pullspecs and --commits swap the Images table', async () => {
     const p = await osimage(['release', 'info', basic, '--pullspecs']);
     expect(p.exitCode).toBe(0);
-    expect(p.stdout).toContain(`Images:\n  NAME               PULL SPEC\n  cli                ${CLI_PULLSPEC}\n  machine-os-content ${MOC_PULLSPEC}\n`);
+    expect(p.stdout).toContain(
+      `Images:\n  NAME               PULL SPEC\n  cli                ${CLI_PULLSPEC}\n  machine-os-content ${MOC_PULLSPEC}\n`,
+    );
     const c = await osimage(['release', 'info', basic, '--commits']);
     expect(c.exitCode).toBe(0);
     // As Go's tabwriter: COMMIT is a terminated cell only on the header line, so it is padded by one space.
@@ -108,8 +110,22 @@ describe('§6.1 basic info', () => {
     expect(r.exitCode).toBe(0);
     const j = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(Object.keys(j)).toEqual([
-      'image', 'name', 'digest', 'contentDigest', 'listDigest', 'pullFrom', 'platform', 'config', 'metadata',
-      'references', 'versions', 'displayVersions', 'manifests', 'metadataFiles', 'images', 'warnings',
+      'image',
+      'name',
+      'digest',
+      'contentDigest',
+      'listDigest',
+      'pullFrom',
+      'platform',
+      'config',
+      'metadata',
+      'references',
+      'versions',
+      'displayVersions',
+      'manifests',
+      'metadataFiles',
+      'images',
+      'warnings',
     ]);
     expect(j).toMatchObject({
       image: basic,
@@ -125,7 +141,10 @@ describe('§6.1 basic info', () => {
       images: null,
       warnings: null,
     });
-    expect((j.references as { spec: { tags: Array<{ name: string }> } }).spec.tags.map((t) => t.name)).toEqual(['cli', 'machine-os-content']);
+    expect((j.references as { spec: { tags: Array<{ name: string }> } }).spec.tags.map((t) => t.name)).toEqual([
+      'cli',
+      'machine-os-content',
+    ]);
     expect((j.config as { created: string }).created).toBe('2023-05-25T08:25:20.123456789Z');
   });
 });
@@ -144,7 +163,16 @@ describe('§6.2–3 --image-for', () => {
   });
 
   test('a tag that is not a DockerImage is a miss too', async () => {
-    const img = await image([{ entries: releaseEntries({ tags: [{ name: 'ist', kind: 'ImageStreamTag', pullspec: 'ns/is:tag' }, { name: 'cli', pullspec: CLI_PULLSPEC }] }) }]);
+    const img = await image([
+      {
+        entries: releaseEntries({
+          tags: [
+            { name: 'ist', kind: 'ImageStreamTag', pullspec: 'ns/is:tag' },
+            { name: 'cli', pullspec: CLI_PULLSPEC },
+          ],
+        }),
+      },
+    ]);
     const ref = await layout(tmp.dir, 'ist', [entry(img)]);
     const r = await osimage(['release', 'info', '--image-for', 'ist', ref]);
     expect(r.stderr).toBe(`error: no image tag "ist" exists in the release image ${ref}`);
@@ -155,7 +183,16 @@ describe('§6.2–3 --image-for', () => {
   });
 
   test('-o digest reports tags without a digest on stderr and carries on, as oc does', async () => {
-    const img = await image([{ entries: releaseEntries({ tags: [{ name: 'bytag', pullspec: 'quay.io/x/y:latest' }, { name: 'cli', pullspec: CLI_PULLSPEC }] }) }]);
+    const img = await image([
+      {
+        entries: releaseEntries({
+          tags: [
+            { name: 'bytag', pullspec: 'quay.io/x/y:latest' },
+            { name: 'cli', pullspec: CLI_PULLSPEC },
+          ],
+        }),
+      },
+    ]);
     const ref = await layout(tmp.dir, 'bytag', [entry(img)]);
     const r = await osimage(['release', 'info', ref, '-o', 'digest']);
     expect(r.stdout).toBe(`sha256:${'a'.repeat(64)}`);
@@ -167,9 +204,18 @@ describe('§6.2–3 --image-for', () => {
 describe('§6.4 flag conflicts (usage errors: exit 2)', () => {
   test.each([
     [['--image-for=cli', '-o', 'json'], 'error: --output and --image-for may not both be specified'],
-    [['--pullspecs', '--commits'], 'error: only one of --commits, --commit-urls, --pullspecs, --contents, --size, --verify may be specified'],
-    [['--image-for=cli', '--pullspecs'], 'error: only one of --commits, --commit-urls, --pullspecs, --contents, --size, --verify may be specified'],
-    [['--commit-urls', '--commits', '-o', 'json'], 'error: only one of --commits, --commit-urls, --pullspecs, --contents, --size, --verify may be specified'],
+    [
+      ['--pullspecs', '--commits'],
+      'error: only one of --commits, --commit-urls, --pullspecs, --contents, --size, --verify may be specified',
+    ],
+    [
+      ['--image-for=cli', '--pullspecs'],
+      'error: only one of --commits, --commit-urls, --pullspecs, --contents, --size, --verify may be specified',
+    ],
+    [
+      ['--commit-urls', '--commits', '-o', 'json'],
+      'error: only one of --commits, --commit-urls, --pullspecs, --contents, --size, --verify may be specified',
+    ],
   ])('%j', async (flags, message) => {
     const r = await osimage(['release', 'info', basic, ...flags]);
     expect(r.stdout).toBe('');
@@ -206,7 +252,7 @@ describe('§6.5 layers', () => {
     expect(r).toEqual({ stdout: CLI_PULLSPEC, stderr: '', exitCode: 0 });
   });
 
-  test('no image-references anywhere: oc\'s error, exit 1', async () => {
+  test("no image-references anywhere: oc's error, exit 1", async () => {
     const img = await image([{ entries: baseEntries() }, { entries: [{ name: 'release-manifests/0000_50_x.yaml', data: 'a: 1\n' }] }]);
     const ref = await layout(tmp.dir, 'norefs', [entry(img)]);
     for (const args of [[], ['--image-for', 'cli'], ['-o', 'json']]) {
@@ -236,7 +282,10 @@ describe('§6.5 layers', () => {
 
 describe('§6.6 parsing', () => {
   test('a plain-tar top layer whose descriptor claims gzip is parsed', async () => {
-    const img = await image([{ entries: baseEntries() }, { entries: releaseEntries(), compression: 'none', mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip' }]);
+    const img = await image([
+      { entries: baseEntries() },
+      { entries: releaseEntries(), compression: 'none', mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip' },
+    ]);
     const ref = await layout(tmp.dir, 'plainclaimsgzip', [entry(img)]);
     const r = await osimage(['release', 'info', ref]);
     expect(r.exitCode).toBe(0);
@@ -244,17 +293,26 @@ describe('§6.6 parsing', () => {
   });
 
   test('image-references in YAML is accepted; the wrong kind is oc\'s "unrecognized" error', async () => {
-    const yaml = 'kind: ImageStream\napiVersion: image.openshift.io/v1\nmetadata:\n  name: yaml-release\nspec:\n  tags:\n  - name: cli\n    from:\n      kind: DockerImage\n      name: quay.io/x/cli@sha256:' + 'c'.repeat(64) + '\n';
+    const yaml =
+      'kind: ImageStream\napiVersion: image.openshift.io/v1\nmetadata:\n  name: yaml-release\nspec:\n  tags:\n  - name: cli\n    from:\n      kind: DockerImage\n      name: quay.io/x/cli@sha256:' +
+      'c'.repeat(64) +
+      '\n';
     const ok = await image([{ entries: [{ name: 'release-manifests/image-references', data: yaml }] }]);
     const r = await osimage(['release', 'info', await layout(tmp.dir, 'yaml', [entry(ok)])]);
     expect(r.stdout).toMatch(/^Name: +yaml-release$/m);
     const bad = await image([{ entries: [{ name: 'release-manifests/image-references', data: '{"kind":"List","apiVersion":"v1"}' }] }]);
     const b = await osimage(['release', 'info', await layout(tmp.dir, 'badkind', [entry(bad)])]);
-    expect(b).toEqual({ stdout: '', stderr: 'error: release image could not be read: unrecognized image-references in release payload', exitCode: 1 });
+    expect(b).toEqual({
+      stdout: '',
+      stderr: 'error: release image could not be read: unrecognized image-references in release payload',
+      exitCode: 1,
+    });
   });
 
   test('release-metadata that is not JSON is reported, naming the problem', async () => {
-    const img = await image([{ entries: [...releaseEntries({ metadata: false }), { name: 'release-manifests/release-metadata', data: '{nope' }] }]);
+    const img = await image([
+      { entries: [...releaseEntries({ metadata: false }), { name: 'release-manifests/release-metadata', data: '{nope' }] },
+    ]);
     const r = await osimage(['release', 'info', await layout(tmp.dir, 'badmeta', [entry(img)])]);
     expect(r.stderr).toMatch(/^error: release image could not be read: invalid release metadata: /);
     expect(r.exitCode).toBe(1);
@@ -306,7 +364,7 @@ describe('§6.7 manifest lists', () => {
     expect(r.stdout).toMatch(/^OS\/Arch: +multi \(linux\/amd64\)$/m);
   });
 
-  test('--filter-by-os=linux/s390x: oc\'s error, listing the platforms there are; exit 1', async () => {
+  test("--filter-by-os=linux/s390x: oc's error, listing the platforms there are; exit 1", async () => {
     const r = await osimage(['release', 'info', ref, '--filter-by-os=linux/s390x']);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
@@ -325,7 +383,7 @@ describe('§6.7 manifest lists', () => {
 });
 
 describe('§6.9 integrity', () => {
-  test('a tampered layer fails; with --skip-verification it is read with oc\'s warning', async () => {
+  test("a tampered layer fails; with --skip-verification it is read with oc's warning", async () => {
     const top = await buildLayer(releaseEntries(), { compression: 'none' });
     const img = buildImage({ created: '2023-05-25T08:25:20Z', layers: [await buildLayer(baseEntries()), top] });
     const ref = await layout(tmp.dir, 'tampered', [entry(img)]);
@@ -337,7 +395,11 @@ describe('§6.9 integrity', () => {
     await writeFile(blob, bytes);
     const r = await osimage(['release', 'info', ref]);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(new RegExp(`^error: .*digest mismatch for blob ${top.descriptor.digest} in oci:.*tampered: expected ${top.descriptor.digest}, got sha256:[a-f0-9]{64}$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^error: .*digest mismatch for blob ${top.descriptor.digest} in oci:.*tampered: expected ${top.descriptor.digest}, got sha256:[a-f0-9]{64}$`,
+      ),
+    );
     expect(r.exitCode).toBe(1);
     const s = await osimage(['release', 'info', ref, '--skip-verification']);
     expect(s.exitCode).toBe(0);

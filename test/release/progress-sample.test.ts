@@ -8,7 +8,14 @@ import { execa } from 'execa';
 import { BIN, REPO, osimage } from '../helpers/cli.js';
 
 function sink(isTTY: boolean): NodeJS.WriteStream & { text: string } {
-  const s = { isTTY, text: '', write(chunk: string) { s.text += chunk; return true; } };
+  const s = {
+    isTTY,
+    text: '',
+    write(chunk: string) {
+      s.text += chunk;
+      return true;
+    },
+  };
   return s as unknown as NodeJS.WriteStream & { text: string };
 }
 
@@ -26,7 +33,10 @@ describe('progress bar', () => {
   });
 
   test('writes nothing when stderr is not a TTY, or TERM is dumb', () => {
-    for (const [tty, env] of [[false, {}], [true, { TERM: 'dumb' }]] as const) {
+    for (const [tty, env] of [
+      [false, {}],
+      [true, { TERM: 'dumb' }],
+    ] as const) {
       const s = sink(tty);
       const p = progressBar(s, env);
       p.update('sha256:00', 1, 2);
@@ -36,15 +46,22 @@ describe('progress bar', () => {
   });
 });
 
-const hasScript = await execa('script', ['--version'], { reject: false }).then((r) => r.exitCode === 0, () => false);
+const hasScript = await execa('script', ['--version'], { reject: false }).then(
+  (r) => r.exitCode === 0,
+  () => false,
+);
 
 describe.skipIf(!hasScript)('on a real terminal (util-linux script gives the CLI a TTY)', () => {
   test('blob downloads draw a bar on stderr, cleared before the answer', async () => {
-    const r = await execa('script', ['-qec', `${BIN} release info --image-for cli oci-archive:hack/sample/release.oci-archive`, '/dev/null'], {
-      cwd: REPO,
-      reject: false,
-      env: { NO_COLOR: '1', TERM: 'xterm' },
-    });
+    const r = await execa(
+      'script',
+      ['-qec', `${BIN} release info --image-for cli oci-archive:hack/sample/release.oci-archive`, '/dev/null'],
+      {
+        cwd: REPO,
+        reject: false,
+        env: { NO_COLOR: '1', TERM: 'xterm' },
+      },
+    );
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/\r\x1b\[K[0-9a-f]{12} \[=+\] 100% [0-9.]+\/[0-9.]+ KiB/);
     expect(r.stdout).toMatch(/\r\x1b\[Kquay\.io\/openshift-release-dev\/ocp-v4\.0-art-dev@sha256:1{64}\r?$/);
@@ -70,7 +87,11 @@ describe('the sample release image (hack/sample/release.oci-archive)', () => {
   });
 
   test('release and its subcommands have help', async () => {
-    for (const args of [['release', '--help'], ['release', 'info', '--help'], ['release', 'extract', '--help']]) {
+    for (const args of [
+      ['release', '--help'],
+      ['release', 'info', '--help'],
+      ['release', 'extract', '--help'],
+    ]) {
       const r = await osimage(args);
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toMatch(/Usage: osimage release/);

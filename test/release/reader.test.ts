@@ -56,7 +56,11 @@ describe('the five placements of release-manifests/', () => {
   });
 
   test('lower layer under an unrelated top layer', async () => {
-    const img = await image([{ entries: baseEntries() }, { entries: releaseEntries() }, { entries: [{ name: 'usr/share/doc/x', data: 'doc' }] }]);
+    const img = await image([
+      { entries: baseEntries() },
+      { entries: releaseEntries() },
+      { entries: [{ name: 'usr/share/doc/x', data: 'doc' }] },
+    ]);
     const src = await open(img);
     const info = await loadReleaseInfo('x', src);
     expect(info.references.metadata.name).toBe('4.13.1');
@@ -75,7 +79,10 @@ describe('the five placements of release-manifests/', () => {
 
   test('a whiteout above deletes one manifest from the lower layer', async () => {
     const lower = releaseEntries({ extra: [{ name: 'release-manifests/0000_60_gone.yaml', data: 'x: 1\n' }] });
-    const img = await image([{ entries: lower }, { entries: [whiteout('release-manifests/0000_60_gone.yaml'), { name: 'etc/motd', data: 'hi' }] }]);
+    const img = await image([
+      { entries: lower },
+      { entries: [whiteout('release-manifests/0000_60_gone.yaml'), { name: 'etc/motd', data: 'hi' }] },
+    ]);
     const got = await files(await open(img));
     expect(got.has('0000_60_gone.yaml')).toBe(false);
     expect(got.has('0000_50_x_a.yaml')).toBe(true);
@@ -106,7 +113,12 @@ describe('whiteouts', () => {
   test('a whiteout does not affect its own layer, wherever it sits in the tar', async () => {
     const img = await image([
       { entries: releaseEntries({ name: 'lower' }) },
-      { entries: [{ name: 'release-manifests/image-references', data: imageReferences('same-layer') }, whiteout('release-manifests/image-references')] },
+      {
+        entries: [
+          { name: 'release-manifests/image-references', data: imageReferences('same-layer') },
+          whiteout('release-manifests/image-references'),
+        ],
+      },
     ]);
     const info = await loadReleaseInfo('x', await open(img));
     expect(info.references.metadata.name).toBe('same-layer');
@@ -126,7 +138,13 @@ describe('whiteouts', () => {
 
   test('an opaque marker in a subfolder hides only that subfolder below', async () => {
     const img = await image([
-      { entries: [...releaseEntries(), { name: 'release-manifests/sub/old.yaml', data: 'old' }, { name: 'release-manifests/other/keep.yaml', data: 'keep' }] },
+      {
+        entries: [
+          ...releaseEntries(),
+          { name: 'release-manifests/sub/old.yaml', data: 'old' },
+          { name: 'release-manifests/other/keep.yaml', data: 'keep' },
+        ],
+      },
       { entries: [opaque('release-manifests/sub'), { name: 'release-manifests/sub/new.yaml', data: 'new' }] },
     ]);
     const got = await files(await open(img));
@@ -137,7 +155,9 @@ describe('whiteouts', () => {
   });
 
   test('whiteout entries never appear as files; other .wh..wh. metadata is ignored', async () => {
-    const img = await image([{ entries: [...releaseEntries(), { name: 'release-manifests/.wh..wh.plnk', data: '' }, whiteout('release-manifests/nothing-below')] }]);
+    const img = await image([
+      { entries: [...releaseEntries(), { name: 'release-manifests/.wh..wh.plnk', data: '' }, whiteout('release-manifests/nothing-below')] },
+    ]);
     const got = await files(await open(img));
     expect([...got.keys()].filter((k) => k.startsWith('.wh.'))).toEqual([]);
   });
@@ -151,7 +171,11 @@ describe('whiteouts', () => {
 
 describe('stopping early', () => {
   test('image-references found in the top layer: lower layers are never opened', async () => {
-    const img = await image([{ entries: releaseEntries({ name: 'old' }) }, { entries: baseEntries() }, { entries: releaseEntries({ name: 'new' }) }]);
+    const img = await image([
+      { entries: releaseEntries({ name: 'old' }) },
+      { entries: baseEntries() },
+      { entries: releaseEntries({ name: 'new' }) },
+    ]);
     const src = await open(img);
     const info = await loadReleaseInfo('x', src, { referencesOnly: true });
     expect(info.references.metadata.name).toBe('new');
@@ -180,13 +204,20 @@ describe('stopping early', () => {
   test('image-references deleted above: the query is settled without reading the layer that holds the stale copy', async () => {
     const img = await image([{ entries: releaseEntries() }, { entries: [whiteout('release-manifests/image-references')] }]);
     const src = await open(img);
-    await expect(loadReleaseInfo('x', src, { referencesOnly: true })).rejects.toThrow('release image did not contain an image-references file');
+    await expect(loadReleaseInfo('x', src, { referencesOnly: true })).rejects.toThrow(
+      'release image did not contain an image-references file',
+    );
     expect(src.blobsOpened).not.toContain(layerDigests(img)[0]);
   });
 
   test('findFile: the first layer top down that has the path, and deleted means absent', async () => {
     const img = await image([
-      { entries: [{ name: 'release-manifests/a.yaml', data: 'bottom' }, { name: 'release-manifests/b.yaml', data: 'bottom-b' }] },
+      {
+        entries: [
+          { name: 'release-manifests/a.yaml', data: 'bottom' },
+          { name: 'release-manifests/b.yaml', data: 'bottom-b' },
+        ],
+      },
       { entries: [{ name: 'release-manifests/a.yaml', data: 'middle' }, whiteout('release-manifests/b.yaml')] },
       { entries: [{ name: 'release-manifests/c.yaml', data: 'top' }] },
     ]);
@@ -203,7 +234,9 @@ describe('stopping early', () => {
 
   test('a layer cut short is still verified: a flipped byte after the found file fails the read', async () => {
     // The top layer holds image-references first, then padding; corrupt a byte near the end of its blob.
-    const top = await buildLayer([...releaseEntries(), { name: 'release-manifests/zz-padding.txt', data: 'p'.repeat(20000) }], { compression: 'none' });
+    const top = await buildLayer([...releaseEntries(), { name: 'release-manifests/zz-padding.txt', data: 'p'.repeat(20000) }], {
+      compression: 'none',
+    });
     const bottom = await buildLayer(baseEntries());
     const img = buildImage({ created: '2023-05-25T08:25:20Z', layers: [bottom, top] });
     const ref = await layout(tmp.dir, 'flipped', [entry(img)]);
@@ -215,7 +248,9 @@ describe('stopping early', () => {
     await expect(loadReleaseInfo('x', await openImage(ref), { referencesOnly: true })).rejects.toThrow(/digest mismatch for blob/);
     // With --skip-verification the same read succeeds and the mismatch becomes a warning.
     const warnings: string[] = [];
-    const info = await loadReleaseInfo('x', await openImage(ref, { skipVerification: true, onWarning: (w) => warnings.push(w) }), { referencesOnly: true });
+    const info = await loadReleaseInfo('x', await openImage(ref, { skipVerification: true, onWarning: (w) => warnings.push(w) }), {
+      referencesOnly: true,
+    });
     expect(info.references.metadata.name).toBe('4.13.1');
     expect(warnings.join('\n')).toMatch(/digest mismatch/);
   });
@@ -226,7 +261,10 @@ describe('layer formats', () => {
     ['gzip', 'gzip'],
     ['plain tar', 'none'],
   ] as const)('%s layers are read', async (_label, compression) => {
-    const img = await image([{ entries: baseEntries(), compression }, { entries: releaseEntries(), compression }]);
+    const img = await image([
+      { entries: baseEntries(), compression },
+      { entries: releaseEntries(), compression },
+    ]);
     const info = await loadReleaseInfo('x', await open(img));
     expect(info.references.metadata.name).toBe('4.13.1');
   });
@@ -246,17 +284,29 @@ describe('layer formats', () => {
   test('a zstd layer is a clear error naming the layer', async () => {
     const zstdish = Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), Buffer.alloc(60)]);
     const { sha256Digest } = await import('../../src/registry/verify.js');
-    const layer = { bytes: zstdish, diffId: sha256Digest(zstdish), descriptor: { mediaType: 'application/vnd.oci.image.layer.v1.tar+zstd', digest: sha256Digest(zstdish), size: zstdish.length } };
+    const layer = {
+      bytes: zstdish,
+      diffId: sha256Digest(zstdish),
+      descriptor: { mediaType: 'application/vnd.oci.image.layer.v1.tar+zstd', digest: sha256Digest(zstdish), size: zstdish.length },
+    };
     const img = buildImage({ layers: [layer] });
-    await expect(loadReleaseInfo('x', await open(img))).rejects.toThrow(new RegExp(`layer ${layer.descriptor.digest} of oci:.* is zstd-compressed`));
+    await expect(loadReleaseInfo('x', await open(img))).rejects.toThrow(
+      new RegExp(`layer ${layer.descriptor.digest} of oci:.* is zstd-compressed`),
+    );
   });
 
   test('a layer that is gzip-magic followed by garbage is an error naming the layer', async () => {
     const junk = Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0x00]), Buffer.alloc(100, 0x41)]);
     const { sha256Digest } = await import('../../src/registry/verify.js');
-    const layer = { bytes: junk, diffId: sha256Digest(junk), descriptor: { mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: sha256Digest(junk), size: junk.length } };
+    const layer = {
+      bytes: junk,
+      diffId: sha256Digest(junk),
+      descriptor: { mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: sha256Digest(junk), size: junk.length },
+    };
     const img = buildImage({ layers: [layer] });
-    await expect(loadReleaseInfo('x', await open(img))).rejects.toThrow(new RegExp(`^cannot decompress layer ${layer.descriptor.digest} of oci:`));
+    await expect(loadReleaseInfo('x', await open(img))).rejects.toThrow(
+      new RegExp(`^cannot decompress layer ${layer.descriptor.digest} of oci:`),
+    );
   });
 
   test('a tar cut off in the middle is an error, not a partial answer', async () => {
@@ -264,9 +314,15 @@ describe('layer formats', () => {
     const { sha256Digest } = await import('../../src/registry/verify.js');
     const full = await tarBytes([...releaseEntries(), { name: 'release-manifests/zz.yaml', data: 'z'.repeat(5000) }]);
     const cut = full.subarray(0, full.length - 4096);
-    const layer = { bytes: cut, diffId: sha256Digest(cut), descriptor: { mediaType: 'application/vnd.oci.image.layer.v1.tar', digest: sha256Digest(cut), size: cut.length } };
+    const layer = {
+      bytes: cut,
+      diffId: sha256Digest(cut),
+      descriptor: { mediaType: 'application/vnd.oci.image.layer.v1.tar', digest: sha256Digest(cut), size: cut.length },
+    };
     const img = buildImage({ layers: [layer] });
-    await expect(loadReleaseInfo('x', await open(img))).rejects.toThrow(/^cannot read the tar of layer sha256:[a-f0-9]{64} of oci:.*: Unexpected end of data$/);
+    await expect(loadReleaseInfo('x', await open(img))).rejects.toThrow(
+      /^cannot read the tar of layer sha256:[a-f0-9]{64} of oci:.*: Unexpected end of data$/,
+    );
   });
 
   test('an image without layers has no image-references', async () => {
@@ -275,7 +331,14 @@ describe('layer formats', () => {
   });
 
   test('a hard link to a file earlier in the layer reads as that file', async () => {
-    const img = await image([{ entries: [...releaseEntries(), { name: 'release-manifests/0000_51_link.yaml', type: 'link', linkname: 'release-manifests/0000_50_x_a.yaml' }] }]);
+    const img = await image([
+      {
+        entries: [
+          ...releaseEntries(),
+          { name: 'release-manifests/0000_51_link.yaml', type: 'link', linkname: 'release-manifests/0000_50_x_a.yaml' },
+        ],
+      },
+    ]);
     const got = await files(await open(img));
     expect(got.get('0000_51_link.yaml')).toBe(got.get('0000_50_x_a.yaml'));
   });
@@ -290,13 +353,21 @@ describe('layer formats', () => {
   });
 
   test('absolute and .. names are reported as unsafe, never as files', async () => {
-    const entries: LayerEntry[] = [...releaseEntries(), { name: '/release-manifests/abs.yaml', data: 'a' }, { name: 'release-manifests/../../etc/evil', data: 'e' }];
+    const entries: LayerEntry[] = [
+      ...releaseEntries(),
+      { name: '/release-manifests/abs.yaml', data: 'a' },
+      { name: 'release-manifests/../../etc/evil', data: 'e' },
+    ];
     const img = await image([{ entries }]);
     const src = await open(img);
     const { manifest } = await resolveImage(src);
     const unsafe: string[] = [];
     const seen: string[] = [];
-    await walkLayers(src, manifest.parsed, { folder: 'release-manifests', onFile: (f) => void seen.push(f.path), onUnsafe: (u) => void unsafe.push(u.name) });
+    await walkLayers(src, manifest.parsed, {
+      folder: 'release-manifests',
+      onFile: (f) => void seen.push(f.path),
+      onUnsafe: (u) => void unsafe.push(u.name),
+    });
     expect(unsafe.sort()).toEqual(['/release-manifests/abs.yaml', 'release-manifests/../../etc/evil']);
     expect(seen).not.toContain('abs.yaml');
   });
@@ -305,7 +376,13 @@ describe('layer formats', () => {
 describe('registry-client.md §7.11, on folders (zstd replaced by gzip: zstd layers are not supported)', () => {
   test('flatten, get-file without fetching the bottom layer, deleted in layer 2 (../ names: see the unsafe-entry tests)', async () => {
     const img = await image([
-      { entries: [{ name: 'etc/a', data: 'old' }, { name: 'etc/b', data: 'b' }, { name: 'dir/x', data: 'x' }] },
+      {
+        entries: [
+          { name: 'etc/a', data: 'old' },
+          { name: 'etc/b', data: 'b' },
+          { name: 'dir/x', data: 'x' },
+        ],
+      },
       { entries: [whiteout('etc/a'), opaque('dir'), { name: 'dir/y', data: 'y' }] },
       { entries: [{ name: 'etc/a', data: 'new' }], compression: 'none' },
     ]);

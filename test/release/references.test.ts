@@ -23,7 +23,13 @@ const stream = (tags: Array<{ name: string; annotations?: Record<string, string>
         kind: 'ImageStream',
         apiVersion: 'image.openshift.io/v1',
         metadata: { name: 'x' },
-        spec: { tags: tags.map((t) => ({ name: t.name, annotations: t.annotations ?? {}, from: { kind: t.kind ?? 'DockerImage', name: t.pull ?? `r/x@sha256:${'a'.repeat(64)}` } })) },
+        spec: {
+          tags: tags.map((t) => ({
+            name: t.name,
+            annotations: t.annotations ?? {},
+            from: { kind: t.kind ?? 'DockerImage', name: t.pull ?? `r/x@sha256:${'a'.repeat(64)}` },
+          })),
+        },
       }),
     ),
   );
@@ -62,7 +68,9 @@ describe('image-references', () => {
 
 describe('release-metadata', () => {
   test('fields, and errors for the wrong shapes', () => {
-    expect(parseReleaseMetadata(Buffer.from('{"kind":"cincinnati-metadata-v0","version":"4.13.1","previous":["4.13.0"]}')).previous).toEqual(['4.13.0']);
+    expect(
+      parseReleaseMetadata(Buffer.from('{"kind":"cincinnati-metadata-v0","version":"4.13.1","previous":["4.13.0"]}')).previous,
+    ).toEqual(['4.13.0']);
     expect(() => parseReleaseMetadata(Buffer.from('{'))).toThrow(/^invalid release metadata: /);
     expect(() => parseReleaseMetadata(Buffer.from('[]'))).toThrow('invalid release metadata: not a JSON object');
     expect(() => parseReleaseMetadata(Buffer.from('{"version":"1","previous":"4.1"}'))).toThrow('previous is not a list of strings');
@@ -76,7 +84,10 @@ describe('release-metadata', () => {
 
 describe('component versions', () => {
   test('build metadata is dropped; display names are kept', () => {
-    const v = parseComponentVersions('kubernetes=1.26.1+abc, machine-os=413.92.202305231734-0', 'machine-os=Red Hat Enterprise Linux CoreOS');
+    const v = parseComponentVersions(
+      'kubernetes=1.26.1+abc, machine-os=413.92.202305231734-0',
+      'machine-os=Red Hat Enterprise Linux CoreOS',
+    );
     expect(Object.fromEntries(v)).toEqual({
       kubernetes: { version: '1.26.1', displayName: '' },
       'machine-os': { version: '413.92.202305231734-0', displayName: 'Red Hat Enterprise Linux CoreOS' },

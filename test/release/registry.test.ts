@@ -54,7 +54,11 @@ describe('open registry', () => {
   });
 
   test('§6.2 --image-for by tag and by digest', async () => {
-    expect(await osimage(['release', 'info', '--insecure', '--image-for=cli', `${repo}:4.13.1`])).toEqual({ stdout: CLI_PULLSPEC, stderr: '', exitCode: 0 });
+    expect(await osimage(['release', 'info', '--insecure', '--image-for=cli', `${repo}:4.13.1`])).toEqual({
+      stdout: CLI_PULLSPEC,
+      stderr: '',
+      exitCode: 0,
+    });
     expect(await osimage(['release', 'info', '--insecure', '--image-for', 'machine-os-content', `${repo}@${digest}`])).toEqual({
       stdout: MOC_PULLSPEC,
       stderr: '',
@@ -67,7 +71,7 @@ describe('open registry', () => {
     expect(r).toEqual({ stdout: '', stderr: `error: no image tag "nope" exists in the release image ${repo}:4.13.1`, exitCode: 1 });
   });
 
-  test('§6.10 extract --file is byte-identical; a missing file is oc\'s error', async () => {
+  test("§6.10 extract --file is byte-identical; a missing file is oc's error", async () => {
     const r = await osimage(['release', 'extract', '--insecure', `${repo}:4.13.1`, '--file', 'image-references']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(imageReferences());
@@ -90,7 +94,8 @@ describe('open registry', () => {
       deleted: [{ entries: releaseEntries({ name: 'deleted' }) }, { entries: [whiteout('release-manifests/image-references')] }],
     };
     for (const [tag, layers] of Object.entries(placements)) await pushBuilt(`${repo}:${tag}`, await image(layers));
-    const name = async (tag: string) => (await osimage(['release', 'info', '--insecure', `${repo}:${tag}`])).stdout.match(/^Name: +(\S+)$/m)?.[1];
+    const name = async (tag: string) =>
+      (await osimage(['release', 'info', '--insecure', `${repo}:${tag}`])).stdout.match(/^Name: +(\S+)$/m)?.[1];
     expect(await name('top')).toBe('top');
     expect(await name('lower')).toBe('lower');
     expect(await name('stale')).toBe('real');
@@ -114,7 +119,11 @@ describe('open registry', () => {
     expect(r.stdout).toMatch(/^OS\/Arch: +multi \(linux\/arm64\)$/m);
     expect(r.stdout).toContain(`Pull From: ${repo}@${listDigest}\n`);
     const miss = await osimage(['release', 'info', '--insecure', '--filter-by-os=linux/s390x', `${repo}:multi`]);
-    expect(miss.stderr).toMatch(new RegExp(`^error: failed to retrieve manifests from image ${repo.replace(/\./g, '\\.')}:multi: filtered all images from manifest list .*linux/amd64, linux/arm64`));
+    expect(miss.stderr).toMatch(
+      new RegExp(
+        `^error: failed to retrieve manifests from image ${repo.replace(/\./g, '\\.')}:multi: filtered all images from manifest list .*linux/amd64, linux/arm64`,
+      ),
+    );
     expect(miss.exitCode).toBe(1);
   });
 

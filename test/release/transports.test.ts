@@ -27,7 +27,9 @@ async function readAll(s: NodeJS.ReadableStream): Promise<Buffer> {
 
 describe.each(['oci', 'oci-archive'] as const)('%s transport', (transport) => {
   const make = (name: string, entries: Parameters<typeof layout>[2], tag?: string) =>
-    transport === 'oci' ? layout(tmp.dir, `${transport}-${name}`, entries, tag) : archive(tmp.dir, `${transport}-${name}.tar`, entries, tag);
+    transport === 'oci'
+      ? layout(tmp.dir, `${transport}-${name}`, entries, tag)
+      : archive(tmp.dir, `${transport}-${name}.tar`, entries, tag);
 
   test('a tag picks the manifest named by org.opencontainers.image.ref.name', async () => {
     const a = await releaseImage({ name: '4.13.1' });
@@ -138,7 +140,7 @@ describe('oci layout details', () => {
   test('layout files: blobs are stored once under blobs/sha256', () => {
     const fake = { descriptor: { mediaType: 'x', digest: sha256Digest('a'), size: 1 }, bytes: Buffer.from('a') };
     const { files } = layoutFiles([{ top: fake, blobs: [fake, fake] }]);
-    expect([...files.keys()].sort()).toEqual(['blobs/sha256/' + sha256Digest('a').slice(7), 'index.json', 'oci-layout']);
+    expect([...files.keys()].sort()).toEqual([`blobs/sha256/${sha256Digest('a').slice(7)}`, 'index.json', 'oci-layout']);
   });
 });
 

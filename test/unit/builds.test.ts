@@ -78,7 +78,9 @@ describe('an empty list', () => {
     expect(() => chooseBuild(empty, { build: '', arch: 'x86_64' })).toThrow('no builds found in http://h/maipo/builds.json');
   });
   it('fails with the unknown-build error when a build is pinned', () => {
-    expect(() => chooseBuild(empty, { build: '47.245', arch: 'x86_64' })).toThrow("no build with name '47.245' found at 'http://h/maipo/builds.json'. Available builds are: []");
+    expect(() => chooseBuild(empty, { build: '47.245', arch: 'x86_64' })).toThrow(
+      "no build with name '47.245' found at 'http://h/maipo/builds.json'. Available builds are: []",
+    );
   });
 });
 

@@ -4,12 +4,17 @@ import { amiForRegion } from '../../src/rhcos/resolve.js';
 
 const URL_ = 'http://h/ootpa/410.8.20190325.0/meta.json';
 const DIR = 'http://h/ootpa/410.8.20190325.0/';
-const USHA = '3b28' + 'a'.repeat(56) + '8257';
+const USHA = `3b28${'a'.repeat(56)}8257`;
 
 describe('meta.json shapes', () => {
   it('2018: amis as a list of {name, hvm}', () => {
     const m = parseMeta(
-      { buildid: '47.246', 'ostree-version': '47.246', amis: [{ name: 'us-east-1', hvm: 'ami-1' }], images: { qemu: { path: 'q.qcow2.gz', sha256: 'ab' } } },
+      {
+        buildid: '47.246',
+        'ostree-version': '47.246',
+        amis: [{ name: 'us-east-1', hvm: 'ami-1' }],
+        images: { qemu: { path: 'q.qcow2.gz', sha256: 'ab' } },
+      },
       URL_,
     );
     expect(m.amis).toEqual({ 'us-east-1': 'ami-1' });
@@ -22,7 +27,14 @@ describe('meta.json shapes', () => {
         baseURI: 'https://elsewhere.example/ootpa/410.8.20190325.0/',
         buildid: '410.8.20190325.0',
         amis: { 'us-east-1': { hvm: 'ami-07f604c5f18a1e7a9' } },
-        images: { qemu: { path: 'rhcos-410.8.20190325.0-qemu.qcow2', size: '712345678', 'uncompressed-sha256': USHA, 'uncompressed-size': '2147483648' } },
+        images: {
+          qemu: {
+            path: 'rhcos-410.8.20190325.0-qemu.qcow2',
+            size: '712345678',
+            'uncompressed-sha256': USHA,
+            'uncompressed-size': '2147483648',
+          },
+        },
       },
       URL_,
     );
@@ -43,7 +55,7 @@ describe('meta.json shapes', () => {
         'coreos-assembler.basearch': 'x86_64',
         'ostree-commit': 'c'.repeat(64),
         images: { ostree: { path: 'o.tar', size: 5 }, qemu: { path: 'sub/q.qcow2.gz', size: 10 } },
-        oscontainer: { image: 'quay.io/x/y', digest: 'sha256:' + 'd'.repeat(64) },
+        oscontainer: { image: 'quay.io/x/y', digest: `sha256:${'d'.repeat(64)}` },
       },
       URL_,
     );

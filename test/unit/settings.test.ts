@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import {
-  DEFAULT_BASE_URL,
-  findMisspeltPins,
-  misspeltEnvWarnings,
-  normalizeBaseUrl,
-  resolveSettings,
-} from '../../src/rhcos/settings.js';
+import { DEFAULT_BASE_URL, findMisspeltPins, misspeltEnvWarnings, normalizeBaseUrl, resolveSettings } from '../../src/rhcos/settings.js';
 
 describe('settings precedence', () => {
   it('uses the defaults when nothing is set', () => {

@@ -20,13 +20,21 @@ afterAll(async () => {
 describe('settingsFromPinsFile', () => {
   test('reads the pins as pin --check does; --base-url and --arch override, the environment does not', async () => {
     const file = join(tmp.dir, 'release.sh');
-    await writeFile(file, '#!/bin/sh\nexport RHCOS_BUILD_NAME="${RHCOS_BUILD_NAME:-412.86.1-0}"\n: "${RHCOS_DEFAULT_CHANNEL:=rhcos-4.12}"\nRHCOS_BASE_URL=https://mirror.example/releases/\n');
+    await writeFile(
+      file,
+      '#!/bin/sh\nexport RHCOS_BUILD_NAME="${RHCOS_BUILD_NAME:-412.86.1-0}"\n: "${RHCOS_DEFAULT_CHANNEL:=rhcos-4.12}"\nRHCOS_BASE_URL=https://mirror.example/releases/\n',
+    );
     const saved = process.env.RHCOS_BUILD_NAME;
     process.env.RHCOS_BUILD_NAME = 'from-env';
     try {
       const p = await settingsFromPinsFile(file);
       expect(p.buildPin).toBe(`${file}:2`);
-      expect(p.settings).toMatchObject({ build: '412.86.1-0', channel: 'rhcos-4.12', baseUrl: 'https://mirror.example/releases', arch: 'x86_64' });
+      expect(p.settings).toMatchObject({
+        build: '412.86.1-0',
+        channel: 'rhcos-4.12',
+        baseUrl: 'https://mirror.example/releases',
+        arch: 'x86_64',
+      });
       const m = await settingsFromPinsFile(file, { baseUrl: 'http://127.0.0.1:9/mirror', arch: 'aarch64' });
       expect(m.settings).toMatchObject({ build: '412.86.1-0', baseUrl: 'http://127.0.0.1:9/mirror', arch: 'aarch64' });
     } finally {
@@ -38,7 +46,9 @@ describe('settingsFromPinsFile', () => {
   test('an empty build pin, and a pin osimage cannot read, are errors naming the file and line', async () => {
     const empty = join(tmp.dir, 'empty.sh');
     await writeFile(empty, 'RHCOS_BUILD_NAME=\n');
-    await expect(settingsFromPinsFile(empty)).rejects.toThrow(`${empty} has no pin: RHCOS_BUILD_NAME is empty on line 1, so there is no pinned bootimage to verify`);
+    await expect(settingsFromPinsFile(empty)).rejects.toThrow(
+      `${empty} has no pin: RHCOS_BUILD_NAME is empty on line 1, so there is no pinned bootimage to verify`,
+    );
     const dynamic = join(tmp.dir, 'dynamic.sh');
     await writeFile(dynamic, 'RHCOS_BUILD_NAME="$(curl -s https://example/latest)"\n');
     await expect(settingsFromPinsFile(dynamic)).rejects.toThrow(new RegExp(`^${dynamic}:1: cannot read RHCOS_BUILD_NAME`));
@@ -47,7 +57,11 @@ describe('settingsFromPinsFile', () => {
 
 describe('the two sides', () => {
   const resolved = (meta: unknown): ResolvedBuild =>
-    ({ build: '47.246', metaUrl: 'http://x/maipo/47.246/meta.json', meta: parseMeta(meta, 'http://x/maipo/47.246/meta.json') }) as ResolvedBuild;
+    ({
+      build: '47.246',
+      metaUrl: 'http://x/maipo/47.246/meta.json',
+      meta: parseMeta(meta, 'http://x/maipo/47.246/meta.json'),
+    }) as ResolvedBuild;
 
   test('the bootimage is meta.json oscontainer, with or without a digest', () => {
     expect(bootimageSide(resolved({ buildid: '47.246', oscontainer: { image: 'r/os', digest: 'sha256:ab' } }))).toEqual({
@@ -57,7 +71,9 @@ describe('the two sides', () => {
       buildIdSource: 'meta.json',
     });
     expect(bootimageSide(resolved({ buildid: '47.246', oscontainer: { image: 'r/os:47.246' } })).digest).toBeUndefined();
-    expect(() => bootimageSide(resolved({ buildid: '47.246' }))).toThrow('RHCOS build 47.246 has no "oscontainer" in http://x/maipo/47.246/meta.json');
+    expect(() => bootimageSide(resolved({ buildid: '47.246' }))).toThrow(
+      'RHCOS build 47.246 has no "oscontainer" in http://x/maipo/47.246/meta.json',
+    );
   });
 
   test('the payload side: a DockerImage tag, its digest and its machine-os annotation', () => {

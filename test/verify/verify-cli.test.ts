@@ -48,7 +48,11 @@ async function writeBrowser(root: string, host: string): Promise<void> {
   const arches = (id: string) => (id === NEW ? ['x86_64', 'aarch64'] : ['x86_64']);
   await writeFile(
     join(dir, 'builds.json'),
-    JSON.stringify({ 'schema-version': '1.0.0', builds: builds.map((id) => ({ id, arches: arches(id) })), timestamp: '2023-01-31T16:00:00Z' }),
+    JSON.stringify({
+      'schema-version': '1.0.0',
+      builds: builds.map((id) => ({ id, arches: arches(id) })),
+      timestamp: '2023-01-31T16:00:00Z',
+    }),
   );
   for (const id of builds) {
     for (const arch of arches(id)) {
@@ -60,7 +64,17 @@ async function writeBrowser(root: string, host: string): Promise<void> {
   }
 }
 
-const args = (release: string, ...more: string[]) => ['verify', '--insecure', '--base-url', browser.url, '--channel', CHANNEL, '--release', release, ...more];
+const args = (release: string, ...more: string[]) => [
+  'verify',
+  '--insecure',
+  '--base-url',
+  browser.url,
+  '--channel',
+  CHANNEL,
+  '--release',
+  release,
+  ...more,
+];
 
 beforeAll(async () => {
   reg = await startRegistry({ mode: 'open' });
@@ -108,7 +122,9 @@ describe('verify: the verdicts', () => {
 
   test('the environment does not move the pin read from --write (as with pin --check)', async () => {
     const release = `${relRepo}:same`;
-    const r = await osimage(['verify', '--insecure', '--write', pinsFile, '--release', release, '-o', 'json'], { env: { RHCOS_BUILD_NAME: NEW } });
+    const r = await osimage(['verify', '--insecure', '--write', pinsFile, '--release', release, '-o', 'json'], {
+      env: { RHCOS_BUILD_NAME: NEW },
+    });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain(`note: --write reads the pins from ${pinsFile}; ignoring RHCOS_BUILD_NAME from the environment`);
     expect(JSON.parse(r.stdout).bootimage.build).toBe(OLD);
@@ -124,7 +140,16 @@ describe('verify: the verdicts', () => {
       consistent: false,
       verdict: 'payload-newer',
       release: { image: release, tag: 'machine-os-content' },
-      bootimage: { pullspec: `${osRepo}@${digests[OLD]}`, digest: digests[OLD], buildId: OLD, buildIdSource: 'meta.json', build: OLD, channel: CHANNEL, arch: 'x86_64', pinnedIn: null },
+      bootimage: {
+        pullspec: `${osRepo}@${digests[OLD]}`,
+        digest: digests[OLD],
+        buildId: OLD,
+        buildIdSource: 'meta.json',
+        build: OLD,
+        channel: CHANNEL,
+        arch: 'x86_64',
+        pinnedIn: null,
+      },
       payload: { pullspec: `${osRepo}@${digests[NEW]}`, digest: digests[NEW], buildId: NEW, buildIdSource: 'annotation' },
       notes: [],
     });
@@ -205,9 +230,12 @@ describe('verify: the payload build id', () => {
     expect(r.stdout).toMatch(/pivots to the payload's OS image and reboots on first boot/);
   });
 
-  test('a multi-arch release: the payload of the bootimage\'s arch, unless --filter-by-os says otherwise', async () => {
+  test("a multi-arch release: the payload of the bootimage's arch, unless --filter-by-os says otherwise", async () => {
     const release = (digest: string, version: string) =>
-      image([{ entries: baseEntries() }, { entries: releaseEntries({ name: '4.13.1', tags: osTags(`${osRepo}@${digest}`, `machine-os=${version}`) }) }]);
+      image([
+        { entries: baseEntries() },
+        { entries: releaseEntries({ name: '4.13.1', tags: osTags(`${osRepo}@${digest}`, `machine-os=${version}`) }) },
+      ]);
     const list = multiArch([
       { image: await release(digests[OLD]!, OLD), platform: { os: 'linux', architecture: 'amd64' } },
       { image: await release(digests[NEW]!, NEW), platform: { os: 'linux', architecture: 'arm64' } },
@@ -215,7 +243,11 @@ describe('verify: the payload build id', () => {
     await pushBuilt(`${relRepo}:multi`, list);
     const arm = await osimage(args(`${relRepo}:multi`, '--build', NEW, '--arch', 'aarch64', '-o', 'json'));
     expect(arm.exitCode).toBe(0);
-    expect(JSON.parse(arm.stdout)).toMatchObject({ verdict: 'consistent', bootimage: { arch: 'aarch64' }, release: { digest: list.descriptor.digest } });
+    expect(JSON.parse(arm.stdout)).toMatchObject({
+      verdict: 'consistent',
+      bootimage: { arch: 'aarch64' },
+      release: { digest: list.descriptor.digest },
+    });
     const amd = await osimage(args(`${relRepo}:multi`, '--build', NEW, '-o', 'json'));
     expect(amd.exitCode).toBe(1);
     expect(JSON.parse(amd.stdout)).toMatchObject({ verdict: 'bootimage-newer', payload: { buildId: OLD } });
@@ -232,10 +264,14 @@ describe('verify: the payload build id', () => {
 });
 
 describe('verify: errors', () => {
-  test('a release without the tag: oc\'s wording, exit 1', async () => {
+  test("a release without the tag: oc's wording, exit 1", async () => {
     const release = await pushRelease('no-moc', [{ name: 'cli', pullspec: `${QUAY}@sha256:${'a'.repeat(64)}` }]);
     const r = await osimage(args(release, '--build', OLD));
-    expect(r).toEqual({ stdout: '', stderr: `error: no image tag "machine-os-content" exists in the release image ${release}`, exitCode: 1 });
+    expect(r).toEqual({
+      stdout: '',
+      stderr: `error: no image tag "machine-os-content" exists in the release image ${release}`,
+      exitCode: 1,
+    });
   });
 
   test('a build without an oscontainer names the build and its meta.json', async () => {
@@ -258,7 +294,9 @@ describe('verify: errors', () => {
     await writeFile(misspelt, `RHCOS_BUILDNAME=${OLD}\nRHCOS_DEFAULT_CHANNEL=${CHANNEL}\n`);
     const m = await osimage(['verify', '--write', misspelt, '--release', `${relRepo}:same`]);
     expect(m.exitCode).toBe(1);
-    expect(m.stderr).toBe(`error: ${misspelt} assigns RHCOS_BUILDNAME (line 1; did you mean RHCOS_BUILD_NAME?), which osimage does not read: the pin would be silently ignored`);
+    expect(m.stderr).toBe(
+      `error: ${misspelt} assigns RHCOS_BUILDNAME (line 1; did you mean RHCOS_BUILD_NAME?), which osimage does not read: the pin would be silently ignored`,
+    );
     const nopin = join(tmp.dir, 'nopin.sh');
     await writeFile(nopin, `#!/bin/sh\nRHCOS_DEFAULT_CHANNEL=${CHANNEL}\n`);
     const n = await osimage(['verify', '--write', nopin, '--release', `${relRepo}:same`]);
@@ -273,7 +311,11 @@ describe('verify: errors', () => {
 
   test('usage errors exit 2: --write with --build, no --release, a bad -o', async () => {
     const w = await osimage(['verify', '--write', pinsFile, '--build', OLD, '--release', `${relRepo}:same`]);
-    expect(w).toEqual({ stdout: '', stderr: 'error: --write reads the build and channel from FILE; --build and --channel cannot be used with it', exitCode: 2 });
+    expect(w).toEqual({
+      stdout: '',
+      stderr: 'error: --write reads the build and channel from FILE; --build and --channel cannot be used with it',
+      exitCode: 2,
+    });
     const n = await osimage(['verify', '--write', pinsFile]);
     expect(n.exitCode).toBe(2);
     expect(n.stderr).toMatch(/required option '--release <image>' not specified/);

@@ -44,11 +44,13 @@ export function metaJson(id, arch) {
       'ostree-commit': sha(`commit ${id}`),
       'ostree-timestamp': '2026-01-14T15:12:00Z',
       'ostree-version': id,
-      amis: ['us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'eu-central-1', 'eu-west-1', 'ap-northeast-1', 'ap-south-1'].map((name) => ({
-        name,
-        hvm: `ami-${sha(`${id} ${name}`).slice(0, 17)}`,
-        snapshot: `snap-${sha(`snap ${id} ${name}`).slice(0, 17)}`,
-      })),
+      amis: ['us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'eu-central-1', 'eu-west-1', 'ap-northeast-1', 'ap-south-1'].map(
+        (name) => ({
+          name,
+          hvm: `ami-${sha(`${id} ${name}`).slice(0, 17)}`,
+          snapshot: `snap-${sha(`snap ${id} ${name}`).slice(0, 17)}`,
+        }),
+      ),
       images: {
         qemu: {
           path: `rhcos-${id}-qemu.${arch}.qcow2.gz`,

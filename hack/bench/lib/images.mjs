@@ -98,14 +98,18 @@ export async function writeRandomLayer(path, { bytes, seed, root, level = 0 }) {
   const sizes = fileSizes(bytes, rand);
   for (let i = 0; i < sizes.length; i++) {
     if (i % PER_DIR === 0) {
-      await new Promise((resolve, reject) => pack.entry(header(dirName(i), { type: 'directory', mode: 0o755 }), (err) => (err ? reject(err) : resolve())));
+      await new Promise((resolve, reject) =>
+        pack.entry(header(dirName(i), { type: 'directory', mode: 0o755 }), (err) => (err ? reject(err) : resolve())),
+      );
     }
     const size = sizes[i];
     let finished;
     const ended = new Promise((resolve, reject) => {
       finished = (err) => (err ? reject(err) : resolve());
     });
-    const s = pack.entry(header(`${dirName(i)}/f${String(i).padStart(6, '0')}.so`, { type: 'file', size, mode: 0o644 }), (err) => finished(err));
+    const s = pack.entry(header(`${dirName(i)}/f${String(i).padStart(6, '0')}.so`, { type: 'file', size, mode: 0o644 }), (err) =>
+      finished(err),
+    );
     for (let left = size; left > 0; ) {
       const n = Math.min(left, MiB);
       if (!s.write(data(n))) await once(s, 'drain');
@@ -130,24 +134,99 @@ export async function writeRandomLayer(path, { bytes, seed, root, level = 0 }) {
 /** About 110 component names, as a release's image-references has them. */
 export function componentNames(count = 110) {
   const real = [
-    'agent-installer-api-server', 'alibaba-cloud-controller-manager', 'aws-cloud-controller-manager', 'aws-ebs-csi-driver',
-    'aws-ebs-csi-driver-operator', 'aws-pod-identity-webhook', 'azure-cloud-controller-manager', 'azure-disk-csi-driver',
-    'baremetal-installer', 'baremetal-machine-controller', 'baremetal-operator', 'baremetal-runtimecfg', 'cli', 'cli-artifacts',
-    'cloud-credential-operator', 'cluster-authentication-operator', 'cluster-autoscaler', 'cluster-autoscaler-operator',
-    'cluster-baremetal-operator', 'cluster-bootstrap', 'cluster-capi-operator', 'cluster-config-operator',
-    'cluster-csi-snapshot-controller-operator', 'cluster-dns-operator', 'cluster-etcd-operator', 'cluster-image-registry-operator',
-    'cluster-ingress-operator', 'cluster-kube-apiserver-operator', 'cluster-kube-controller-manager-operator',
-    'cluster-kube-scheduler-operator', 'cluster-machine-approver', 'cluster-monitoring-operator', 'cluster-network-operator',
-    'cluster-node-tuning-operator', 'cluster-openshift-apiserver-operator', 'cluster-policy-controller', 'cluster-samples-operator',
-    'cluster-storage-operator', 'cluster-version-operator', 'console', 'console-operator', 'container-networking-plugins',
-    'coredns', 'csi-external-attacher', 'csi-external-provisioner', 'csi-external-resizer', 'csi-external-snapshotter',
-    'csi-livenessprobe', 'csi-node-driver-registrar', 'csi-snapshot-controller', 'deployer', 'docker-builder', 'driver-toolkit',
-    'etcd', 'gcp-pd-csi-driver', 'haproxy-router', 'hyperkube', 'insights-operator', 'installer', 'installer-artifacts',
-    'ironic', 'keepalived-ipfailover', 'kube-proxy', 'kube-rbac-proxy', 'kube-state-metrics', 'machine-api-operator',
-    'machine-config-operator', 'machine-os-content', 'multus-cni', 'must-gather', 'network-metrics-daemon', 'oauth-apiserver',
-    'oauth-proxy', 'oauth-server', 'openshift-apiserver', 'openshift-controller-manager', 'openshift-state-metrics', 'operator-lifecycle-manager',
-    'operator-marketplace', 'ovn-kubernetes', 'pod', 'prometheus', 'prometheus-alertmanager', 'prometheus-config-reloader',
-    'prometheus-node-exporter', 'prometheus-operator', 'rhel-coreos', 'rhel-coreos-extensions', 'service-ca-operator', 'telemeter', 'tests', 'thanos', 'tools',
+    'agent-installer-api-server',
+    'alibaba-cloud-controller-manager',
+    'aws-cloud-controller-manager',
+    'aws-ebs-csi-driver',
+    'aws-ebs-csi-driver-operator',
+    'aws-pod-identity-webhook',
+    'azure-cloud-controller-manager',
+    'azure-disk-csi-driver',
+    'baremetal-installer',
+    'baremetal-machine-controller',
+    'baremetal-operator',
+    'baremetal-runtimecfg',
+    'cli',
+    'cli-artifacts',
+    'cloud-credential-operator',
+    'cluster-authentication-operator',
+    'cluster-autoscaler',
+    'cluster-autoscaler-operator',
+    'cluster-baremetal-operator',
+    'cluster-bootstrap',
+    'cluster-capi-operator',
+    'cluster-config-operator',
+    'cluster-csi-snapshot-controller-operator',
+    'cluster-dns-operator',
+    'cluster-etcd-operator',
+    'cluster-image-registry-operator',
+    'cluster-ingress-operator',
+    'cluster-kube-apiserver-operator',
+    'cluster-kube-controller-manager-operator',
+    'cluster-kube-scheduler-operator',
+    'cluster-machine-approver',
+    'cluster-monitoring-operator',
+    'cluster-network-operator',
+    'cluster-node-tuning-operator',
+    'cluster-openshift-apiserver-operator',
+    'cluster-policy-controller',
+    'cluster-samples-operator',
+    'cluster-storage-operator',
+    'cluster-version-operator',
+    'console',
+    'console-operator',
+    'container-networking-plugins',
+    'coredns',
+    'csi-external-attacher',
+    'csi-external-provisioner',
+    'csi-external-resizer',
+    'csi-external-snapshotter',
+    'csi-livenessprobe',
+    'csi-node-driver-registrar',
+    'csi-snapshot-controller',
+    'deployer',
+    'docker-builder',
+    'driver-toolkit',
+    'etcd',
+    'gcp-pd-csi-driver',
+    'haproxy-router',
+    'hyperkube',
+    'insights-operator',
+    'installer',
+    'installer-artifacts',
+    'ironic',
+    'keepalived-ipfailover',
+    'kube-proxy',
+    'kube-rbac-proxy',
+    'kube-state-metrics',
+    'machine-api-operator',
+    'machine-config-operator',
+    'machine-os-content',
+    'multus-cni',
+    'must-gather',
+    'network-metrics-daemon',
+    'oauth-apiserver',
+    'oauth-proxy',
+    'oauth-server',
+    'openshift-apiserver',
+    'openshift-controller-manager',
+    'openshift-state-metrics',
+    'operator-lifecycle-manager',
+    'operator-marketplace',
+    'ovn-kubernetes',
+    'pod',
+    'prometheus',
+    'prometheus-alertmanager',
+    'prometheus-config-reloader',
+    'prometheus-node-exporter',
+    'prometheus-operator',
+    'rhel-coreos',
+    'rhel-coreos-extensions',
+    'service-ca-operator',
+    'telemeter',
+    'tests',
+    'thanos',
+    'tools',
   ];
   const names = real.slice(0, count);
   for (let i = names.length; i < count; i++) names.push(`extra-component-${String(i).padStart(3, '0')}`);
@@ -156,7 +235,10 @@ export function componentNames(count = 110) {
 
 function hex(rand, n) {
   let s = '';
-  while (s.length < n) s += Math.floor(rand() * 0x100000000).toString(16).padStart(8, '0');
+  while (s.length < n)
+    s += Math.floor(rand() * 0x100000000)
+      .toString(16)
+      .padStart(8, '0');
   return s.slice(0, n);
 }
 
@@ -183,12 +265,23 @@ export function imageReferences(version, tags = 110, seed = 7) {
             'io.openshift.build.source-location': `https://github.com/openshift/${name}`,
             ...(name === 'hyperkube' ? { 'io.openshift.build.versions': 'kubernetes=1.29.5' } : {}),
           };
-    return { name, annotations, from: { kind: 'DockerImage', name: pullspec }, generation: null, importPolicy: {}, referencePolicy: { type: '' } };
+    return {
+      name,
+      annotations,
+      from: { kind: 'DockerImage', name: pullspec },
+      generation: null,
+      importPolicy: {},
+      referencePolicy: { type: '' },
+    };
   });
   const doc = {
     kind: 'ImageStream',
     apiVersion: 'image.openshift.io/v1',
-    metadata: { name: version, creationTimestamp: CREATED, annotations: { 'release.openshift.io/from-image-stream': 'ocp/4.16-art-latest-2026-01-14-120000' } },
+    metadata: {
+      name: version,
+      creationTimestamp: CREATED,
+      annotations: { 'release.openshift.io/from-image-stream': 'ocp/4.16-art-latest-2026-01-14-120000' },
+    },
     spec: { lookupPolicy: { local: false }, tags: spec },
     status: { dockerImageRepository: '' },
   };
@@ -211,7 +304,11 @@ function manifestYaml(i, component, rand) {
   ];
   const fields = 20 + Math.floor(rand() * 120);
   for (let f = 0; f < fields; f++) {
-    lines.push(`  field${f}:`, `    description: ${component} setting ${f}, value ${hex(rand, 16)}; see the operator documentation.`, '    type: string');
+    lines.push(
+      `  field${f}:`,
+      `    description: ${component} setting ${f}, value ${hex(rand, 16)}; see the operator documentation.`,
+      '    type: string',
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -226,7 +323,12 @@ export async function releaseLayer({ version, tags = 110, manifests = 400 }) {
     { name: 'release-manifests/image-references', data: refs.json, mode: 0o444 },
     {
       name: 'release-manifests/release-metadata',
-      data: JSON.stringify({ kind: 'cincinnati-metadata-v0', version, previous: ['4.15.30', '4.15.31', '4.16.0'], metadata: { url: 'https://access.redhat.com/errata/RHSA-2026:0001' } }),
+      data: JSON.stringify({
+        kind: 'cincinnati-metadata-v0',
+        version,
+        previous: ['4.15.30', '4.15.31', '4.16.0'],
+        metadata: { url: 'https://access.redhat.com/errata/RHSA-2026:0001' },
+      }),
       mode: 0o444,
     },
   ];
@@ -236,7 +338,12 @@ export async function releaseLayer({ version, tags = 110, manifests = 400 }) {
     entries.push({ name, data: manifestYaml(i, component, rand), mode: 0o444 });
   }
   const layer = await buildLayer(entries);
-  return { layer, mosc: refs.mosc, files: entries.length - 1, tarBytes: entries.reduce((n, e) => n + (e.data ? Buffer.byteLength(e.data) : 0), 0) };
+  return {
+    layer,
+    mosc: refs.mosc,
+    files: entries.length - 1,
+    tarBytes: entries.reduce((n, e) => n + (e.data ? Buffer.byteLength(e.data) : 0), 0),
+  };
 }
 
 /**

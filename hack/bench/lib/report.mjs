@@ -5,7 +5,12 @@
 
 const MiB = 1024 * 1024;
 const fmtMs = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
-const fmtMiB = (bytes) => (bytes >= 100 * MiB ? `${(bytes / MiB).toFixed(0)} MiB` : bytes >= MiB ? `${(bytes / MiB).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`);
+const fmtMiB = (bytes) =>
+  bytes >= 100 * MiB
+    ? `${(bytes / MiB).toFixed(0)} MiB`
+    : bytes >= MiB
+      ? `${(bytes / MiB).toFixed(1)} MiB`
+      : `${(bytes / 1024).toFixed(1)} KiB`;
 const fmtKiB = (kib) => (kib === undefined ? 'n/a' : `${(kib / 1024).toFixed(0)} MiB`);
 const fmtBytes = (b) => `${b.toLocaleString('en-US')} B (${fmtMiB(b)})`;
 const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
@@ -24,12 +29,18 @@ export function renderResults(r, { median }) {
   );
   L.push('## Machine', '');
   L.push(`- ${m.cores} cores (${m.cpuModel}), ${m.memGiB.toFixed(1)} GiB memory, ${m.os}, Node.js ${m.node}`);
-  L.push(`- tools: skopeo ${r.tools.skopeo}, docker-registry ${r.tools.registry}, ${r.tools.tar}${r.tools.jq ? `, ${r.tools.jq}` : ', no jq'}; oc: ${r.tools.oc ?? '**not on PATH, not measured**'}`);
+  L.push(
+    `- tools: skopeo ${r.tools.skopeo}, docker-registry ${r.tools.registry}, ${r.tools.tar}${r.tools.jq ? `, ${r.tools.jq}` : ', no jq'}; oc: ${r.tools.oc ?? '**not on PATH, not measured**'}`,
+  );
   L.push(`- peak RSS by ${r.rssMethod}; wall time from spawn to exit in the bench process`);
-  L.push(`- temp space: ${r.disk.tmpRoot} (${(r.disk.freeMiB / 1024).toFixed(1)} GiB free before, about ${(r.disk.needMiB / 1024).toFixed(1)} GiB used at the peak; removed afterwards)`);
+  L.push(
+    `- temp space: ${r.disk.tmpRoot} (${(r.disk.freeMiB / 1024).toFixed(1)} GiB free before, about ${(r.disk.needMiB / 1024).toFixed(1)} GiB used at the peak; removed afterwards)`,
+  );
   for (const l of r.load) L.push(`- load ${l.label}: \`${l.uptime}\``);
   if (Math.max(...r.load.map((l) => l.l1)) > m.cores * 0.5) {
-    L.push(`- **the machine was busy** (1-minute load above ${(m.cores * 0.5).toFixed(1)} on ${m.cores} cores: other jobs were running), so absolute times are inflated and noisy; the ratios are what to read`);
+    L.push(
+      `- **the machine was busy** (1-minute load above ${(m.cores * 0.5).toFixed(1)} on ${m.cores} cores: other jobs were running), so absolute times are inflated and noisy; the ratios are what to read`,
+    );
   }
   L.push('');
 
@@ -38,14 +49,20 @@ export function renderResults(r, { median }) {
     `- base layers: ${opts.baseMiB} MiB of random (incompressible) file data in total, as two gzip layers of ${fmtMiB(gen.sizes.base1)} and ${fmtMiB(gen.sizes.base2)} ` +
       `(${gen.files.base1} and ${gen.files.base2} files)`,
   );
-  L.push(`- release-manifests layer: ${fmtMiB(gen.sizes.release)} gzip, ${gen.releaseFiles} files (image-references with 110 tags, release-metadata, 400 manifests)`);
+  L.push(
+    `- release-manifests layer: ${fmtMiB(gen.sizes.release)} gzip, ${gen.releaseFiles} files (image-references with 110 tags, release-metadata, 400 manifests)`,
+  );
   L.push(`- \`standard\` image: base, base, release-manifests (top): ${fmtMiB(r.releaseInfo.standard.imageBytes)}`);
   L.push(
     `- \`deep\` image: base, base, release-manifests, then a ${opts.topMiB} MiB top layer (${fmtMiB(gen.sizes.top)} gzip, ${gen.files.top} files): ${fmtMiB(r.releaseInfo.deep.imageBytes)}`,
   );
-  L.push(`- generated (streamed to disk) in ${gen.seconds.toFixed(1)} s, pushed with src/registry/push.ts in ${gen.pushSeconds.toFixed(1)} s`);
+  L.push(
+    `- generated (streamed to disk) in ${gen.seconds.toFixed(1)} s, pushed with src/registry/push.ts in ${gen.pushSeconds.toFixed(1)} s`,
+  );
   L.push(`- builds.json: ${r.resolve.builds.toLocaleString('en-US')} builds (schema 1.0.0, ${fmtMiB(r.resolve.buildsBytes)})`);
-  L.push(`- runs: median of ${opts.runs} alternating runs for release info (after 1 warm-up each); ${opts.startupRuns} for start-up and resolve (after 2 warm-ups)`);
+  L.push(
+    `- runs: median of ${opts.runs} alternating runs for release info (after 1 warm-up each); ${opts.startupRuns} for start-up and resolve (after 2 warm-ups)`,
+  );
   L.push('');
 
   // ---- release info
@@ -57,7 +74,10 @@ export function renderResults(r, { median }) {
       '(the baseline is told which layer holds release-manifests/; osimage finds it). Both print the same pull spec, checked every run.',
     '',
   );
-  L.push('| image | osimage wall | baseline wall (skopeo + tar) | ratio | osimage peak RSS | baseline peak RSS |', '|---|---|---|---|---|---|');
+  L.push(
+    '| image | osimage wall | baseline wall (skopeo + tar) | ratio | osimage peak RSS | baseline peak RSS |',
+    '|---|---|---|---|---|---|',
+  );
   const ri = {};
   for (const tag of ['standard', 'deep']) {
     const x = r.releaseInfo[tag];
@@ -78,7 +98,8 @@ export function renderResults(r, { median }) {
   L.push('');
   L.push('<details><summary>every run (wall ms)</summary>', '');
   for (const tag of ['standard', 'deep']) {
-    for (const [who, s] of Object.entries(r.releaseInfo[tag].samples)) L.push(`- ${tag}, ${who}: ${s.map((v) => v.wallMs.toFixed(0)).join(', ')}`);
+    for (const [who, s] of Object.entries(r.releaseInfo[tag].samples))
+      L.push(`- ${tag}, ${who}: ${s.map((v) => v.wallMs.toFixed(0)).join(', ')}`);
   }
   L.push('', '</details>', '');
 
@@ -115,7 +136,9 @@ export function renderResults(r, { median }) {
   L.push('| command | median wall | min | ratio to `node -e 0` |', '|---|---|---|---|');
   L.push(`| \`node -e 0\` | ${fmtMs(sn)} | ${fmtMs(Math.min(...r.startup.node.map((s) => s.wallMs)))} | 1.00× |`);
   const sc = med(r.startup.commander);
-  L.push(`| \`node --input-type=module -e "await import('commander')"\` (the CLI framework alone) | ${fmtMs(sc)} | ${fmtMs(Math.min(...r.startup.commander.map((s) => s.wallMs)))} | ${ratio(sc, sn)} |`);
+  L.push(
+    `| \`node --input-type=module -e "await import('commander')"\` (the CLI framework alone) | ${fmtMs(sc)} | ${fmtMs(Math.min(...r.startup.commander.map((s) => s.wallMs)))} | ${ratio(sc, sn)} |`,
+  );
   L.push(`| \`osimage --help\` | ${fmtMs(so)} | ${fmtMs(Math.min(...r.startup.osimage.map((s) => s.wallMs)))} | ${ratio(so, sn)} |`);
   L.push('');
 
@@ -128,7 +151,7 @@ export function renderResults(r, { median }) {
   L.push('## `resolve` over a big builds.json', '');
   L.push(
     `A local HTTP server serves builds.json (${r.resolve.builds.toLocaleString('en-US')} builds) and meta.json. The baseline is a tiny node script ` +
-      '(hack/bench/lib/fetch-only.mjs) that `fetch`es the same two URLs resolve fetches (builds.json, then the build\'s meta.json) and reads the bodies; ' +
+      "(hack/bench/lib/fetch-only.mjs) that `fetch`es the same two URLs resolve fetches (builds.json, then the build's meta.json) and reads the bodies; " +
       'the difference is what osimage costs beyond the fetch: loading the CLI, parsing, validating, printing.',
     '',
   );
@@ -143,25 +166,34 @@ export function renderResults(r, { median }) {
   // ---- costs
   const ci = r.costs.imports;
   const esm = med(ci.esm);
-  const cost = Object.fromEntries(Object.keys(ci).filter((k) => k !== 'esm').map((k) => [k, med(ci[k]) - esm]));
+  const cost = Object.fromEntries(
+    Object.keys(ci)
+      .filter((k) => k !== 'esm')
+      .map((k) => [k, med(ci[k]) - esm]),
+  );
   const parseMs = median(r.costs.parse.map((p) => p.osimageMs));
   const jsonParse = median(r.costs.parse.map((p) => p.jsonParseMs));
-  L.push('## Where osimage\'s own time goes', '');
+  L.push("## Where osimage's own time goes", '');
   L.push(
     'Wall time to import, from an ES module, the modules each measured command loads (the same files, so this follows the code), ' +
-      'minus an empty ES module; the bare dependencies for reference; and one cold parse of the benchmark\'s image-references ' +
+      "minus an empty ES module; the bare dependencies for reference; and one cold parse of the benchmark's image-references " +
       `(${fmtMiB(r.costs.refsBytes)}, JSON as oc writes it) by osimage's \`parseImageReferences\` against \`JSON.parse\`.`,
     '',
   );
   L.push('| what | median cost |', '|---|---|');
   const what = {
     commander: '`commander` (every command, `--help` too)',
-    'resolve command': 'the `resolve` command: dist/cli.js, commands/resolve.js, rhcos/resolve.js, output/resolve-view.js, output/terminal.js',
-    'http client': 'osimage\'s HTTP client alone: dist/http/request.js',
-    'terminal output': 'osimage\'s terminal output alone (warnings, errors, colour): dist/output/terminal.js',
-    'release info --image-for': 'the `release info --image-for` path: cli.js, commands/release.js, registry/open.js, registry/remote.js, release/info.js, output/release-view.js, output/terminal.js, output/progress.js, release/references.js',
+    'resolve command':
+      'the `resolve` command: dist/cli.js, commands/resolve.js, rhcos/resolve.js, output/resolve-view.js, output/terminal.js',
+    'http client': "osimage's HTTP client alone: dist/http/request.js",
+    'terminal output': "osimage's terminal output alone (warnings, errors, colour): dist/output/terminal.js",
+    'release info --image-for':
+      'the `release info --image-for` path: cli.js, commands/release.js, registry/open.js, registry/remote.js, release/info.js, output/release-view.js, output/terminal.js, output/progress.js, release/references.js',
   };
-  for (const [k, v] of Object.entries(cost)) L.push(`| ${what[k] ?? `bare \`${k.replace(/ \(.*/, '')}\`${k.includes('whole') ? ' (the whole package index)' : ''}`} | ${fmtMs(v)} |`);
+  for (const [k, v] of Object.entries(cost))
+    L.push(
+      `| ${what[k] ?? `bare \`${k.replace(/ \(.*/, '')}\`${k.includes('whole') ? ' (the whole package index)' : ''}`} | ${fmtMs(v)} |`,
+    );
   L.push(`| \`parseImageReferences\` on ${fmtMiB(r.costs.refsBytes)} | ${parseMs.toFixed(1)} ms |`);
   L.push(`| \`JSON.parse\` of the same bytes | ${jsonParse.toFixed(1)} ms |`);
   L.push('');
@@ -210,7 +242,10 @@ export function renderResults(r, { median }) {
     const minO = Math.min(...r.startup.osimage.map((s) => s.wallMs));
     const minN = Math.min(...r.startup.node.map((s) => s.wallMs));
     const minRatio = minO / minN;
-    const borderline = ok !== minRatio <= 1.3 ? `; the fastest runs give ${minRatio.toFixed(2)}× (${fmtMs(minO)} vs ${fmtMs(minN)}), so the verdict is within this machine's noise` : '';
+    const borderline =
+      ok !== minRatio <= 1.3
+        ? `; the fastest runs give ${minRatio.toFixed(2)}× (${fmtMs(minO)} vs ${fmtMs(minN)}), so the verdict is within this machine's noise`
+        : '';
     L.push(
       `| start-up ≤ 1.3× \`node -e 0\` | ${ratio(so, sn)} (${fmtMs(so)} vs ${fmtMs(sn)}) | ${met(ok)} | ${fmtMs(so - sn)} on top of node itself, of which importing commander from an ES module is ${fmtMs(sc - sn)} (commander is CommonJS and requires child_process, which pulls in net, dgram and the stream modules)${borderline} |`,
     );

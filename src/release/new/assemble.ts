@@ -74,7 +74,9 @@ async function readInputs(fromDir: string): Promise<ImageStream> {
   try {
     stream = parseImageReferences(bytes);
   } catch (err) {
-    throw new OsimageError(`could not parse images: ${file}: ${(err as Error).message.replace('unrecognized image-references in release payload', 'invalid kind/apiVersion')}`);
+    throw new OsimageError(
+      `could not parse images: ${file}: ${(err as Error).message.replace('unrecognized image-references in release payload', 'invalid kind/apiVersion')}`,
+    );
   }
   checkAnnotations(stream, file);
   return stream;
@@ -107,15 +109,25 @@ async function listOperators(fromDir: string): Promise<string[]> {
   } catch (err) {
     throw new OsimageError(`cannot read --from-dir ${fromDir}: ${describe(err)}`);
   }
-  return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+  return entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => e.name)
+    .sort();
 }
 
-async function operatorReferences(fromDir: string, operator: string): Promise<{ refs: OperatorReferences; stream?: ImageStream; files: string[] }> {
+async function operatorReferences(
+  fromDir: string,
+  operator: string,
+): Promise<{ refs: OperatorReferences; stream?: ImageStream; files: string[] }> {
   const folder = join(fromDir, operator);
   const entries = await readdir(folder, { withFileTypes: true });
-  const files = entries.filter((e) => e.isFile() && e.name !== IMAGE_REFERENCES).map((e) => e.name).sort();
+  const files = entries
+    .filter((e) => e.isFile() && e.name !== IMAGE_REFERENCES)
+    .map((e) => e.name)
+    .sort();
   const symlinks = entries.filter((e) => e.isSymbolicLink());
-  if (symlinks.length) throw new OsimageError(`${folder}: symbolic links are not copied into a payload: ${symlinks.map((s) => s.name).join(', ')}`);
+  if (symlinks.length)
+    throw new OsimageError(`${folder}: symbolic links are not copied into a payload: ${symlinks.map((s) => s.name).join(', ')}`);
   const refFile = join(folder, IMAGE_REFERENCES);
   let stream: ImageStream | undefined;
   try {
@@ -129,7 +141,12 @@ async function operatorReferences(fromDir: string, operator: string): Promise<{ 
     operator,
     file: stream ? refFile : undefined,
     references: stream
-      ? { tags: (stream.spec.tags ?? []).map((t) => ({ name: t.name, ...(t.from ? { from: { kind: t.from.kind ?? '', name: t.from.name ?? '' } } : {}) })) }
+      ? {
+          tags: (stream.spec.tags ?? []).map((t) => ({
+            name: t.name,
+            ...(t.from ? { from: { kind: t.from.kind ?? '', name: t.from.name ?? '' } } : {}),
+          })),
+        }
       : undefined,
     manifests: files.filter(isManifestFile).length,
   };
@@ -179,7 +196,9 @@ export async function assemblePayload(opts: AssembleOptions): Promise<AssembledP
   if (fatal.length) throw new MissingImagesError(fatal);
   const notes: string[] = [];
   for (const p of check.problems.filter((p) => p.kind === 'missing-tag')) {
-    notes.push(`Image file ${JSON.stringify(`${p.operator}/${IMAGE_REFERENCES}`)} referenced an image ${JSON.stringify(p.tag)} that is not part of the input images, skipping`);
+    notes.push(
+      `Image file ${JSON.stringify(`${p.operator}/${IMAGE_REFERENCES}`)} referenced an image ${JSON.stringify(p.tag)} that is not part of the input images, skipping`,
+    );
   }
 
   const version = manifestVersion(opts.metadata);
@@ -219,7 +238,10 @@ export async function assemblePayload(opts: AssembleOptions): Promise<AssembledP
     if (!inputByName.has(t)) throw new OsimageError(`--include: no input image tag named ${JSON.stringify(t)}`);
   }
   const kept = inputs.filter((t) => keep.has(t.name));
-  const pruned = inputs.filter((t) => !keep.has(t.name)).map((t) => t.name).sort();
+  const pruned = inputs
+    .filter((t) => !keep.has(t.name))
+    .map((t) => t.name)
+    .sort();
   notes.push(`Included ${kept.length} images from ${ops.filter((o) => o.stream).length} input operators into the release`);
 
   const references = serializeImageReferences(opts.metadata.version, opts.created, kept);

@@ -21,7 +21,9 @@ export function checkManifest(label: string, text: string): void {
     const obj = value as Record<string, unknown>;
     if (typeof value !== 'object' || Array.isArray(value) || !obj.kind || !obj.apiVersion) {
       const what = typeof value === 'object' ? JSON.stringify(value).slice(0, 80) : String(value).slice(0, 80);
-      throw new OsimageError(`${label}: manifests must contain Kubernetes API objects with 'kind' and 'apiVersion' set: document ${i + 1}: ${what}`);
+      throw new OsimageError(
+        `${label}: manifests must contain Kubernetes API objects with 'kind' and 'apiVersion' set: document ${i + 1}: ${what}`,
+      );
     }
   });
 }

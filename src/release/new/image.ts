@@ -57,7 +57,12 @@ export interface ReleaseImage {
   created: string;
 }
 
-export async function composeReleaseImage(opts: { name: string; files: PayloadFile[]; created: string; base?: BaseImage }): Promise<ReleaseImage> {
+export async function composeReleaseImage(opts: {
+  name: string;
+  files: PayloadFile[];
+  created: string;
+  base?: BaseImage;
+}): Promise<ReleaseImage> {
   const docker = opts.base?.docker ?? false;
   const layer = await releaseLayer(opts.files, opts.created, docker);
   const baseConfig: ImageConfig = opts.base?.config ?? {};
@@ -74,7 +79,9 @@ export async function composeReleaseImage(opts: { name: string; files: PayloadFi
     history: [{ created: opts.created, comment: 'Release image for OpenShift' }],
   };
   if ((opts.base?.layers.length ?? 0) !== (baseConfig.rootfs?.diff_ids?.length ?? 0)) {
-    throw new OsimageError(`base image ${opts.base?.source.name}: its config lists ${baseConfig.rootfs?.diff_ids?.length ?? 0} layers, its manifest ${opts.base?.layers.length}`);
+    throw new OsimageError(
+      `base image ${opts.base?.source.name}: its config lists ${baseConfig.rootfs?.diff_ids?.length ?? 0} layers, its manifest ${opts.base?.layers.length}`,
+    );
   }
   const configBlob = jsonBlob(config, docker ? MEDIA_TYPES.dockerConfig : MEDIA_TYPES.ociConfig);
   const baseLayers = opts.base?.layers ?? [];

@@ -21,7 +21,14 @@ export function releaseMetadata(opts: { name: string; previous?: string[]; next?
   const md: ReleaseMetadata = {
     kind: 'cincinnati-metadata-v0',
     version: normalize(opts.name, '--name'),
-    previous: [...new Set((opts.previous ?? []).flatMap((p) => p.split(',')).filter(Boolean).map((p) => normalize(p, '--previous')))].sort(),
+    previous: [
+      ...new Set(
+        (opts.previous ?? [])
+          .flatMap((p) => p.split(','))
+          .filter(Boolean)
+          .map((p) => normalize(p, '--previous')),
+      ),
+    ].sort(),
   };
   const next = [...new Set((opts.next ?? []).filter(Boolean).map((p) => normalize(p, '--next')))].sort();
   if (next.length) md.next = next;

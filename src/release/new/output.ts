@@ -66,8 +66,12 @@ export async function writeReleaseArchive(image: ReleaseImage, file: string, tag
     };
     await put('oci-layout', Buffer.from(JSON.stringify({ imageLayoutVersion: '1.0.0' })));
     await put('index.json', Buffer.from(JSON.stringify(index)));
-    await new Promise<void>((resolve, reject) => tar.entry({ name: 'blobs', type: 'directory', mtime, mode: 0o755 }, (e) => (e ? reject(e) : resolve())));
-    await new Promise<void>((resolve, reject) => tar.entry({ name: 'blobs/sha256', type: 'directory', mtime, mode: 0o755 }, (e) => (e ? reject(e) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      tar.entry({ name: 'blobs', type: 'directory', mtime, mode: 0o755 }, (e) => (e ? reject(e) : resolve())),
+    );
+    await new Promise<void>((resolve, reject) =>
+      tar.entry({ name: 'blobs/sha256', type: 'directory', mtime, mode: 0o755 }, (e) => (e ? reject(e) : resolve())),
+    );
     const seen = new Set<string>();
     for (const desc of image.baseLayers) {
       if (seen.has(desc.digest)) continue;

@@ -1,7 +1,7 @@
 import { OsimageError } from '../../errors.js';
 import { ANNOTATION_VERSIONS, parseComponentVersions, type TagReference } from '../references.js';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * oc's replacement rule: a source repository is replaced by its target pullspec where it starts the data
@@ -11,7 +11,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function replaceImageReferences(data: string, replacements: ReadonlyMap<string, string>): string {
   if (replacements.size === 0) return data;
-  const sources = [...replacements.keys()].sort((a, b) => b.length - a.length).map(escape);
+  const sources = [...replacements.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
   const re = new RegExp(
     `(^|[^\\w])(${sources.join('|')})(:[\\w][\\w.-]{0,127}|@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,})?(?=[\\s"']|$)`,
     'g',
@@ -53,7 +53,12 @@ export function referencedVersions(tags: TagReference[]): Map<string, { version:
  * `0.0.1-snapshot` → the release version (build metadata removed); `0.0.1-snapshot-<component>` → that
  * component's version. An unknown component is an error naming it.
  */
-export function replaceVersions(data: string, releaseVersion: string, components: ReadonlyMap<string, { version: string }>, file: string): string {
+export function replaceVersions(
+  data: string,
+  releaseVersion: string,
+  components: ReadonlyMap<string, { version: string }>,
+  file: string,
+): string {
   const version = releaseVersion.replace(/\+.*$/, '');
   return data.replace(/0\.0\.1-snapshot(?:-([a-z0-9][a-z0-9-]*))?/g, (_m, comp: string | undefined) => {
     if (!comp) return version;
