@@ -8,11 +8,37 @@ export const EXIT_USAGE = 2;
  */
 export class OsimageError extends Error {
   readonly exitCode: number;
-  constructor(message: string, options: { exitCode?: number; cause?: unknown } = {}) {
+  /** What kind of failure this is, for code that must tell failures apart (never match on the message). */
+  readonly code: ErrorCode;
+  constructor(message: string, options: { exitCode?: number; cause?: unknown; code?: ErrorCode } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'OsimageError';
     this.exitCode = options.exitCode ?? EXIT_FAILURE;
+    this.code = options.code ?? (this.exitCode === EXIT_USAGE ? 'usage' : 'failure');
   }
+}
+
+/**
+ * Codes for errors and warnings that callers tell apart, as npm's `er.code` and regclient's named errors.
+ * Add a code here when code needs to branch on a failure; the message stays free text for people.
+ */
+export type ErrorCode =
+  | 'failure'
+  | 'usage'
+  | 'not-found'
+  | 'file-missing'
+  | 'digest-mismatch'
+  | 'size-mismatch'
+  | 'unauthorized'
+  | 'http'
+  | 'invalid-reference'
+  | 'invalid-input'
+  | (string & {});
+
+/** A warning a core module reports (through an `onWarning` callback or a returned list); printed as `warning: …`. */
+export interface Warning {
+  code: ErrorCode;
+  message: string;
 }
 
 /** A usage error: bad flags, bad values, conflicting options. Exit 2. */

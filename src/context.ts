@@ -1,0 +1,31 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * What a run of the CLI talks to: its output streams, its environment and its working folder.
+ * `main(argv, io)` runs a command inside one of these, so tests can run the source in-process with
+ * their own streams and environment; outside a run (the launcher, scripts in hack/) the process's own
+ * are used. Core modules read the environment through `env()`, never `process.env`.
+ */
+export interface Io {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+const storage = new AsyncLocalStorage<Io>();
+
+/** The current run's streams, environment and folder (the process's own outside a run). */
+export function io(): Io {
+  return storage.getStore() ?? { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+}
+
+/** The current run's environment. */
+export function env(): NodeJS.ProcessEnv {
+  return storage.getStore()?.env ?? process.env;
+}
+
+/** Run `fn` with `value` as the current run's Io. */
+export function withIo<T>(value: Io, fn: () => T): T {
+  return storage.run(value, fn);
+}
