@@ -29,3 +29,20 @@ export function env(): NodeJS.ProcessEnv {
 export function withIo<T>(value: Io, fn: () => T): T {
   return storage.run(value, fn);
 }
+
+const exitCodes = new WeakMap<Io, number>();
+
+/**
+ * Ask for a non-zero exit without throwing (a verdict of "drift", a list printed before an error).
+ * `main` returns it; outside a run it sets `process.exitCode`.
+ */
+export function setExitCode(code: number): void {
+  const store = storage.getStore();
+  if (store) exitCodes.set(store, code);
+  else process.exitCode = code;
+}
+
+/** The exit code a run asked for with `setExitCode`, if any. */
+export function requestedExitCode(value: Io): number | undefined {
+  return exitCodes.get(value);
+}
