@@ -4,17 +4,26 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 export interface SelfSigned {
-  /** The certificate, which is also its own CA: `<dir>/ca.crt`. */
-  caFile: string;
+  /** The certificate, which is also its own CA: `<dir>/<name>.crt`. */
+  certFile: string;
   keyFile: string;
   cert: Buffer;
   key: Buffer;
 }
 
-/** A self-signed certificate for 127.0.0.1 (openssl, EC P-256, two days), written into `dir`. */
-export async function selfSignedCert(dir: string): Promise<SelfSigned> {
-  const caFile = join(dir, 'ca.crt');
-  const keyFile = join(dir, 'tls.key');
+/**
+ * A self-signed P-256 certificate (openssl, two days) written into `dir` as `<name>.crt` and `<name>.key`:
+ * by default for a TLS server on 127.0.0.1.
+ */
+export async function selfSignedCert(
+  dir: string,
+  opts: { name?: string; subject?: string; ipAddress?: string | null } = {},
+): Promise<SelfSigned> {
+  const name = opts.name ?? 'tls';
+  const ip = opts.ipAddress === undefined ? '127.0.0.1' : opts.ipAddress;
+  const certFile = join(dir, `${name}.crt`);
+  const keyFile = join(dir, `${name}.key`);
+  const san = ip ? ['-addext', `subjectAltName=IP:${ip}`] : [];
   await promisify(execFile)('openssl', [
     'req',
     '-x509',
@@ -28,11 +37,10 @@ export async function selfSignedCert(dir: string): Promise<SelfSigned> {
     '-keyout',
     keyFile,
     '-out',
-    caFile,
+    certFile,
     '-subj',
-    '/CN=127.0.0.1',
-    '-addext',
-    'subjectAltName=IP:127.0.0.1',
+    opts.subject ?? `/CN=${ip ?? name}`,
+    ...san,
   ]);
-  return { caFile, keyFile, cert: await readFile(caFile), key: await readFile(keyFile) };
+  return { certFile, keyFile, cert: await readFile(certFile), key: await readFile(keyFile) };
 }

@@ -173,7 +173,7 @@ describe('a release browser on https', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'osimage-https-browser-'));
     const tls = await selfSignedCert(dir);
-    caFile = tls.caFile;
+    caFile = tls.certFile;
     secure = await serveFolder(FIXTURES, { tls: { cert: tls.cert, key: tls.key } });
   });
   afterAll(async () => {

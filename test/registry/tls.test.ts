@@ -29,7 +29,7 @@ printLogsOnFailure(() => reg);
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'osimage-tls-'));
   const tls = await selfSignedCert(dir);
-  caFile = tls.caFile;
+  caFile = tls.certFile;
   reg = await startRegistry({ mode: 'open' });
   tlsProxy = await startFaultProxy(reg.url, { tls: { cert: tls.cert, key: tls.key } });
   store = await startObjectStore(async (digest) => Buffer.from(await (await fetch(`${reg.url}/v2/tls/img/blobs/${digest}`)).arrayBuffer()));
