@@ -14,7 +14,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createPrivateKey, createSign, randomBytes, type KeyObject } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -80,7 +80,11 @@ const b64url = (b: Buffer | string) => Buffer.from(b).toString('base64url');
 
 /** A self-signed P-256 certificate and key for signing tokens. */
 async function makeSigningCert(dir: string): Promise<{ key: KeyObject; certDer: Buffer; certPath: string }> {
-  const { certFile: certPath, cert, key: keyPem } = await selfSignedCert(dir, {
+  const {
+    certFile: certPath,
+    cert,
+    key: keyPem,
+  } = await selfSignedCert(dir, {
     name: 'token',
     subject: '/CN=osimage-test-token-signer',
     ipAddress: null,
