@@ -17,7 +17,8 @@ import {
   type ImageSource,
   type SourceOptions,
 } from './types.js';
-import { isDigest, sha256Digest, verifyBytes, verifyingStream } from './verify.js';
+import { isDigest } from '../oci/digest.js';
+import { sha256Digest, verifyBytes, verifyingStream } from './verify.js';
 
 export const REF_NAME_ANNOTATION = 'org.opencontainers.image.ref.name';
 

@@ -3,8 +3,6 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { OsimageError } from '../errors.js';
 import { digestAlgorithm, isDigest } from '../oci/digest.js';
 
-export { isDigest } from '../oci/digest.js';
-
 export function sha256Digest(bytes: Uint8Array | string): string {
   return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }
