@@ -18,9 +18,10 @@ stdout carries only promote's answer. Only when CMD exits 0 are FILE (and --meta
 or not at all; otherwise promote exits 1 naming CMD's exit code and leaves every file untouched.
 
 --commit commits the changed files with git ("Promote RHCOS build NEW (was OLD)"); it refuses to
-start (before running CMD) when those files have uncommitted changes. FILE.lock (holding the pid)
-stops two promotions of the same FILE at once; a promotion stopped by SIGINT/SIGTERM removes its
-lock (exit 130/143), and a lock left by a dead process is reported with the command to remove it.
+start (before running CMD) when those files have uncommitted changes. FILE.lock (holding the pid, beside
+FILE's real path) stops two promotions of the same FILE at once; a promotion stopped by SIGINT/SIGTERM
+stops CMD's whole process group and removes its lock (exit 130/143), and a lock left by a dead process
+is reported with the command to remove it.
 `;
 
 export function command(): Command {
