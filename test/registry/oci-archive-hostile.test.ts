@@ -80,6 +80,13 @@ async function archiveOf(name: string, ...parts: Buffer[]): Promise<string> {
   return file;
 }
 
+/** A pax header giving `size` for the file entry after it (whose own header says 0). */
+function paxSizedArchive(name: string, size: string): Promise<string> {
+  const records = paxRecord('size', size);
+  const paxHeader = header('PaxHeaders/x', 'x', octal(records.length.toString(8).padStart(11, '0')));
+  return archiveOf(name, okEntry(), paxHeader, pad(records), header('blobs/x', '0', octal('00000000000')));
+}
+
 describe('oci-archive: negative and absurd tar sizes are refused, naming the archive and the header offset', () => {
   test('the base-256 encoding decodes as GNU tar writes it (sanity check of this test)', async () => {
     const file = await archiveOf('positive.tar', okEntry(), header('a', '0', base256(5n)), pad(Buffer.from('hello')));
@@ -108,14 +115,7 @@ describe('oci-archive: negative and absurd tar sizes are refused, naming the arc
   test(
     'a negative pax size (one that steps back onto the pax header itself)',
     async () => {
-      const records = paxRecord('size', '-2000');
-      const file = await archiveOf(
-        'neg-pax.tar',
-        okEntry(),
-        header('PaxHeaders/x', 'x', octal(records.length.toString(8).padStart(11, '0'))),
-        pad(records),
-        header('blobs/x', '0', octal('00000000000')),
-      );
+      const file = await paxSizedArchive('neg-pax.tar', '-2000');
       await expect(indexTar(file)).rejects.toThrow('pax header at offset 1024 has a negative size (-2000)');
       const source = await openImage(`oci-archive:${file}`);
       await expect(source.manifest()).rejects.toThrow(`cannot read oci-archive:${file}: pax header at offset 1024 has a negative size`);
@@ -146,14 +146,7 @@ describe('oci-archive: negative and absurd tar sizes are refused, naming the arc
   test(
     'a pax size past the end names the entry header it sizes',
     async () => {
-      const records = paxRecord('size', '99999999999999');
-      const file = await archiveOf(
-        'pax-past-end.tar',
-        okEntry(),
-        header('PaxHeaders/x', 'x', octal(records.length.toString(8).padStart(11, '0'))),
-        pad(records),
-        header('blobs/x', '0', octal('00000000000')),
-      );
+      const file = await paxSizedArchive('pax-past-end.tar', '99999999999999');
       await expect(indexTar(file)).rejects.toThrow(
         /^tar header \(sized by pax\) at offset 2048 has a size of 99999999999999 bytes, past the end/,
       );
