@@ -5,7 +5,7 @@
  */
 import { isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
-import { FetchError, OsimageError, describe } from '../errors.js';
+import { FetchError, OsimageError, describe, type OnWarning } from '../errors.js';
 import { dispatcher as sharedDispatcher } from '../http/dispatcher.js';
 import { send, statusText, type Response, type SendOptions } from '../http/request.js';
 import { TransientError, defaultRetryPolicy, isRetryableStatus, parseRetryAfter, withRetries, type RetryPolicy } from '../http/retry.js';
@@ -26,7 +26,7 @@ export interface TransportOptions {
   /** Looked up once, on the first request that needs it. */
   credential?: () => Promise<{ credential: Credential | undefined; file?: string }>;
   retry?: RetryPolicy;
-  onWarning?: (message: string) => void;
+  onWarning?: OnWarning;
   /** Tests and callers that want their own pool. */
   dispatcher?: Dispatcher;
 }
@@ -356,7 +356,7 @@ export class RegistryTransport {
         const text = m[1]!.replace(/\\(.)/g, '$1').trim();
         if (!text || this.warned.has(text)) continue;
         this.warned.add(text);
-        this.opts.onWarning(`registry ${this.registry}: ${text}`);
+        this.opts.onWarning({ code: 'registry-notice', message: `registry ${this.registry}: ${text}` });
       }
     }
   }

@@ -5,7 +5,7 @@
 import type Semver from 'semver';
 import type * as Yaml from 'yaml';
 import { lazyRequire } from '../lazy.js';
-import { describe } from '../errors.js';
+import { OsimageError, describe } from '../errors.js';
 
 export interface TagReference {
   name: string;
@@ -59,10 +59,11 @@ export function parseImageReferences(bytes: Buffer): ImageStream {
   }
   const is = doc as Partial<ImageStream> | null;
   if (!is || typeof is !== 'object' || is.kind !== 'ImageStream' || is.apiVersion !== 'image.openshift.io/v1') {
-    throw new Error('unrecognized image-references in release payload');
+    throw new OsimageError('unrecognized image-references in release payload', { code: 'invalid-image-references' });
   }
   const tags = is.spec?.tags;
-  if (tags != null && !Array.isArray(tags)) throw new Error('unrecognized image-references in release payload');
+  if (tags != null && !Array.isArray(tags))
+    throw new OsimageError('unrecognized image-references in release payload', { code: 'invalid-image-references' });
   return { ...is, metadata: is.metadata ?? {}, spec: { ...(is.spec ?? {}), tags: tags ?? [] } } as ImageStream;
 }
 

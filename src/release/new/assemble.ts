@@ -4,7 +4,7 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { OsimageError, describe } from '../../errors.js';
+import { OsimageError, describe, hasCode } from '../../errors.js';
 import { checkOperators, type OperatorReferences, type Problem } from '../../payload/check.js';
 import { IMAGE_REFERENCES, RELEASE_METADATA } from '../info.js';
 import { parseImageReferences, type ImageStream, type TagReference } from '../references.js';
@@ -74,9 +74,9 @@ async function readInputs(fromDir: string): Promise<ImageStream> {
   try {
     stream = parseImageReferences(bytes);
   } catch (err) {
-    throw new OsimageError(
-      `could not parse images: ${file}: ${(err as Error).message.replace('unrecognized image-references in release payload', 'invalid kind/apiVersion')}`,
-    );
+    // oc's words for this file differ from its words for a release image's copy of it.
+    const why = hasCode(err, 'invalid-image-references') ? 'invalid kind/apiVersion' : describe(err);
+    throw new OsimageError(`could not parse images: ${file}: ${why}`);
   }
   checkAnnotations(stream, file);
   return stream;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
-import { OsimageError } from '../errors.js';
+import { OsimageError, type OnWarning } from '../errors.js';
 
 const DIGEST_RE = /^sha256:[a-f0-9]{64}$/;
 
@@ -12,21 +12,21 @@ export function sha256Digest(bytes: Uint8Array | string): string {
   return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }
 
-export interface VerifyOptions {
+export interface DigestCheckOptions {
   skipVerification?: boolean;
-  onWarning?: (message: string) => void;
+  onWarning?: OnWarning;
   /** What the bytes are, for messages: `manifest quay.io/x/y@sha256:...`, `blob sha256:...`. */
   what?: string;
 }
 
-function mismatch(expected: string, actual: string, what: string, opts: VerifyOptions): void {
+function mismatch(expected: string, actual: string, what: string, opts: DigestCheckOptions): void {
   const msg = `content integrity error: digest mismatch for ${what}: expected ${expected}, got ${actual}`;
-  if (!opts.skipVerification) throw new OsimageError(msg);
-  opts.onWarning?.(`${msg} (continuing: --skip-verification)`);
+  if (!opts.skipVerification) throw new OsimageError(msg, { code: 'digest-mismatch' });
+  opts.onWarning?.({ code: 'digest-mismatch', message: `${msg} (continuing: --skip-verification)` });
 }
 
 /** Check whole bytes against a digest (only sha256 is computed; other algorithms are an error). */
-export function verifyBytes(bytes: Uint8Array, expected: string, opts: VerifyOptions = {}): void {
+export function verifyBytes(bytes: Uint8Array, expected: string, opts: DigestCheckOptions = {}): void {
   if (!expected.startsWith('sha256:')) throw new OsimageError(`unsupported digest algorithm in ${expected}`);
   const actual = sha256Digest(bytes);
   if (actual !== expected) mismatch(expected, actual, opts.what ?? 'content', opts);
@@ -36,7 +36,7 @@ export function verifyBytes(bytes: Uint8Array, expected: string, opts: VerifyOpt
  * A pass-through stream that hashes what flows and, at the end, fails when the digest or size
  * differs from what was expected. Bytes flow on without buffering.
  */
-export function verifyingStream(expected: { digest: string; size?: number }, opts: VerifyOptions = {}): Transform {
+export function verifyingStream(expected: { digest: string; size?: number }, opts: DigestCheckOptions = {}): Transform {
   if (!expected.digest.startsWith('sha256:')) throw new OsimageError(`unsupported digest algorithm in ${expected.digest}`);
   const hash = createHash('sha256');
   let size = 0;
@@ -51,8 +51,8 @@ export function verifyingStream(expected: { digest: string; size?: number }, opt
       try {
         if (expected.size !== undefined && expected.size >= 0 && size !== expected.size) {
           const msg = `size mismatch for ${what}: expected ${expected.size} bytes, got ${size}`;
-          if (!opts.skipVerification) throw new OsimageError(msg);
-          opts.onWarning?.(`${msg} (continuing: --skip-verification)`);
+          if (!opts.skipVerification) throw new OsimageError(msg, { code: 'size-mismatch' });
+          opts.onWarning?.({ code: 'size-mismatch', message: `${msg} (continuing: --skip-verification)` });
         }
         const actual = `sha256:${hash.digest('hex')}`;
         if (actual !== expected.digest) mismatch(expected.digest, actual, what, opts);
