@@ -1,7 +1,9 @@
 import { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
-import { addRegistryOptions, sourceOptions, type RegistryOptionValues } from './registry-options.js';
+import { checkConflicts, flagName, type FlagRule } from './conflicts.js';
+import { readImages } from './open-image.js';
+import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -54,10 +56,7 @@ function writeCommand(): Command {
       if (opts.osImage !== undefined) {
         pullspec = await flagPullspec('--os-image', opts.osImage, opts.allowTag);
         const ignored = (['baseUrl', 'channel', 'build', 'arch'] as const).filter((k) => opts[k] !== undefined);
-        if (ignored.length > 0)
-          warn(
-            `--os-image is given, so no build is resolved; ignoring ${ignored.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`,
-          );
+        if (ignored.length > 0) warn(`--os-image is given, so no build is resolved; ignoring ${ignored.map(flagName).join(', ')}`);
       } else {
         const settings = settingsFrom(opts);
         const { resolveBuild, requireOsContainer } = await import('../rhcos/resolve.js');
@@ -132,7 +131,9 @@ function mergeCommand(): Command {
   return new Command('merge')
     .summary("merge a role's MachineConfigs into rendered-<role>-<md5>")
     .description(
-      "Merge a role's MachineConfigs (sorted by name) into one rendered config rendered-<role>-<md5 hex>, as the machine-config-operator does; print it.",
+      "Merge a role's MachineConfigs (sorted by name) into one rendered config, as the machine-config-operator does, and print it.\n" +
+        'It is named rendered-<role>-<md5 hex>: the same spec always gives the same name, but not the name a cluster computes\n' +
+        "(the operator hashes with its own salt and Go's YAML encoding; see README).",
     )
     .argument('<path...>', 'MachineConfig files or folders (.yaml, .yml, .json; multi-document files and Lists are read)')
     .requiredOption('--role <role>', 'the pool role; only MachineConfigs labelled machineconfiguration.openshift.io/role=<role> are merged')
@@ -191,6 +192,10 @@ interface CheckOptions extends RegistryOptionValues {
   output: 'text' | 'json';
 }
 
+const CHECK_CONFLICTS: FlagRule[] = [
+  { rule: 'exactly-one', flags: ['images', 'fromRelease'], message: 'give exactly one of --images and --from-release' },
+];
+
 function checkCommand(): Command {
   return addRegistryOptions(
     new Command('check')
@@ -213,8 +218,7 @@ function checkCommand(): Command {
       ]),
     )
     .action(async (opts: CheckOptions) => {
-      if ((opts.images === undefined) === (opts.fromRelease === undefined))
-        throw new UsageError('give exactly one of --images and --from-release');
+      checkConflicts(opts, CHECK_CONFLICTS);
       const { checkOperators, readInputImages, readOperatorDir } = await import('../payload/check.js');
       const { out, error } = await import('../output/terminal.js');
       const view = await import('../output/payload-view.js');
@@ -234,25 +238,15 @@ function checkCommand(): Command {
 
 /** The input ImageStream of a release image: its release-manifests/image-references, read with an early stop. */
 async function releaseInputs(image: string, o: RegistryOptionValues) {
-  const { openImage } = await import('../registry/open.js');
   const { loadReleaseInfo } = await import('../release/info.js');
   const { imageStreamFromObject } = await import('../payload/image-stream.js');
-  const { warn } = await import('../output/terminal.js');
-  const state = { verificationFailed: false };
-  const { opts, progress } = await sourceOptions(o, state);
-  const source = await openImage(image, opts);
-  try {
-    const info = await loadReleaseInfo(image, source, {
+  const info = await readImages(o, async (open) =>
+    loadReleaseInfo(image, await open(image), {
       referencesOnly: true,
       ...(o.filterByOs !== undefined ? { filterByOs: o.filterByOs } : {}),
-    });
-    progress.done();
-    if (state.verificationFailed) warn('the release image failed content verification and may have been tampered with');
-    return imageStreamFromObject(info.references, `${image} (release-manifests/image-references)`);
-  } finally {
-    progress.done();
-    await source.close();
-  }
+    }),
+  );
+  return imageStreamFromObject(info.references, `${image} (release-manifests/image-references)`);
 }
 
 interface BootimagesOptions extends SettingsOptionValues {
