@@ -1,7 +1,6 @@
 /** A transport for one repository: the reference parsed, its credentials looked up, the stack assembled. */
-import type { Dispatcher } from 'undici';
 import type { OnWarning } from '../errors.js';
-import { defaultRetryPolicy, type RetryPolicy } from '../http/retry.js';
+import { defaultRetryPolicy, type HttpClient, type RetryPolicy } from '../http/client.js';
 import { findCredential } from './auth.js';
 import { parseReference, type ImageReference } from './reference.js';
 import { RegistryTransport } from './transport.js';
@@ -14,7 +13,8 @@ export interface ConnectOptions {
   env?: NodeJS.ProcessEnv;
   home?: string;
   retry?: RetryPolicy;
-  dispatcher?: Dispatcher;
+  /** Tests and callers that want their own HTTP client. */
+  client?: HttpClient;
 }
 
 /**
@@ -41,7 +41,7 @@ export async function connect(
     credential: async () => ({ credential: lookup.credential, ...(lookup.file ? { file: lookup.file } : {}) }),
     retry: opts.retry ?? defaultRetryPolicy(opts.env),
     ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
-    ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
+    ...(opts.client ? { client: opts.client } : {}),
   });
   return { reference, transport };
 }

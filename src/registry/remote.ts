@@ -4,12 +4,21 @@
  */
 import { Readable } from 'node:stream';
 import { FetchError, OsimageError, describe } from '../errors.js';
-import { statusText, type Response } from '../http/request.js';
-import { TransientError, defaultRetryPolicy, isTransientNetworkError, type RetryPolicy } from '../http/retry.js';
+import {
+  TransientError,
+  defaultRetryPolicy,
+  discard,
+  isResumableBodyError,
+  isTransientNetworkError,
+  readCapped,
+  statusText,
+  type Response,
+  type RetryPolicy,
+} from '../http/client.js';
 import { connect, type ConnectOptions } from './connect.js';
 import type { ImageReference } from './reference.js';
-import { discard, readCapped } from './token.js';
-import { RegistryError, type RegistryTransport } from './transport.js';
+import { RegistryError } from './errors.js';
+import type { RegistryTransport } from './transport.js';
 import {
   MEDIA_TYPES,
   type Descriptor,
@@ -32,8 +41,6 @@ export const MANIFEST_ACCEPT = [MEDIA_TYPES.ociIndex, MEDIA_TYPES.ociManifest, M
 const INDEX_TYPES: string[] = [MEDIA_TYPES.ociIndex, MEDIA_TYPES.dockerList];
 const MANIFEST_TYPES: string[] = [MEDIA_TYPES.ociManifest, MEDIA_TYPES.dockerManifest];
 const SCHEMA1_TYPES: string[] = [MEDIA_TYPES.dockerSchema1, MEDIA_TYPES.dockerSchema1Signed];
-/** Body errors after which a blob download resumes with Range. */
-const RESUMABLE_CODES = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'ECONNABORTED']);
 
 /** Options beyond the contract: an environment for auth-file lookup, a retry policy, a pool. */
 /** How a manifest request names its image in the transport's messages (`<what>: <why>`). */
@@ -133,7 +140,7 @@ export class RemoteImageSource implements ImageSource {
       }
       let bytes: Buffer;
       try {
-        bytes = await readCapped(res, res.url, MAX_MANIFEST_BYTES, what);
+        bytes = await readCapped(res, MAX_MANIFEST_BYTES, what);
       } catch (err) {
         if (err instanceof TransientError && n < this.policy.retries) continue;
         throw err;
@@ -153,7 +160,7 @@ export class RemoteImageSource implements ImageSource {
   /** oc's wording for the common cases: not found, denied. */
   private manifestError(err: unknown, display: string): unknown {
     if (!(err instanceof RegistryError)) return err;
-    if (err.status === 404 || err.codes.includes('MANIFEST_UNKNOWN') || err.codes.includes('NAME_UNKNOWN')) {
+    if (err.code === 'not-found') {
       return new RegistryError(
         `${imageWhat(display)} not found: ${withoutWhat(err.message, imageWhat(display))}`,
         err.url,
@@ -163,7 +170,7 @@ export class RemoteImageSource implements ImageSource {
     }
     if (err.status === 403 || err.codes.includes('DENIED')) {
       return new RegistryError(
-        `image "${display}" does not exist or you don't have permission to access the repository (${statusText(err.status ?? 403)} from ${err.url})`,
+        `${imageWhat(display)} does not exist or you don't have permission to access the repository (${statusText(err.status ?? 403)} from ${err.url})`,
         err.url,
         err.status ?? 403,
         err.codes,
@@ -242,9 +249,7 @@ export class RemoteImageSource implements ImageSource {
           failure = err;
         }
         const resumable =
-          failure === undefined
-            ? desc.size >= 0 && offset < desc.size
-            : isTransientNetworkError(failure) || RESUMABLE_CODES.has((failure as { code?: string })?.code ?? '');
+          failure === undefined ? desc.size >= 0 && offset < desc.size : isTransientNetworkError(failure) || isResumableBodyError(failure);
         if (!resumable) {
           if (failure !== undefined)
             throw new FetchError(`${what}: reading from ${current.url} failed: ${describe(failure)}`, current.url, current.status, failure);
