@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OsimageError, hasCode, type Warning } from '../../src/errors.js';
 import { checkPins } from '../../src/pin/check.js';
@@ -8,8 +6,8 @@ import { verifyBytes, verifyingStream } from '../../src/registry/digest.js';
 import { sha256Digest } from '../../src/registry/digest.js';
 import { checkPinnedBuild } from '../../src/rhcos/resolve.js';
 import type { BuildList } from '../../src/rhcos/builds.js';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { OLDER_412, sandbox, type Sandbox } from '../pin/setup.js';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 describe('errors and warnings carry codes; callers branch on the code, not the text', () => {
@@ -60,43 +58,28 @@ describe('errors and warnings carry codes; callers branch on the code, not the t
 });
 
 describe('pin --check sorts failures by code: build-gone only for a build that is gone', () => {
-  let server: Server;
-  let base: string;
-  let dir: string;
+  let sb: Sandbox;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'osimage-codes-'));
-    server = createServer((req, res) => {
-      if (req.url === '/rhcos-4.12/builds.json') {
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ 'schema-version': '1.0.0', builds: [{ id: '412.1', arches: ['x86_64'] }] }));
-        return;
-      }
-      // meta.json of a listed build: its message says it "has no … in", which is not a build that is gone
-      res.statusCode = 404;
-      res.end();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    sb = await sandbox();
+    // a listed build whose meta.json is gone: its error is not "the build is gone"
+    await rm(join(sb.releases, 'rhcos-4.12', OLDER_412, 'x86_64', 'meta.json'));
   });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => sb.close());
 
   const script = async (build: string) => {
-    const file = join(dir, `${build}.sh`);
-    await writeFile(file, `#!/bin/bash\nRHCOS_BUILD_NAME=${build}\nRHCOS_DEFAULT_CHANNEL=rhcos-4.12\nRHCOS_BASE_URL=${base}\n`);
+    const file = join(sb.work, `${build}.sh`);
+    await writeFile(file, `#!/bin/bash\nRHCOS_BUILD_NAME=${build}\nRHCOS_DEFAULT_CHANNEL=rhcos-4.12\nRHCOS_BASE_URL=${sb.server.url}\n`);
     return file;
   };
 
   test('a build not in builds.json is PinCheckError build-gone', async () => {
-    const err = await checkPins({ file: await script('412.9') }).catch((e: unknown) => e);
+    const err = await checkPins({ file: await script('412.86.209901010000-0') }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PinCheckError);
     expect((err as PinCheckError).reason).toBe('build-gone');
   });
 
   test('a listed build whose meta.json cannot be read is not build-gone', async () => {
-    const err = await checkPins({ file: await script('412.1') }).catch((e: unknown) => e);
+    const err = await checkPins({ file: await script(OLDER_412) }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OsimageError);
     expect(err).not.toBeInstanceOf(PinCheckError);
   });
