@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
+import { setExitCode } from '../context.js';
 
 interface BuildsOptions extends SettingsOptionValues {
   output: 'text' | 'json';
@@ -54,7 +55,7 @@ export function command(): Command {
       }
       if (problem) {
         error(problem);
-        process.exitCode = 1;
+        setExitCode(1);
       }
     });
 }

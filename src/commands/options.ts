@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { resolveSettings, misspeltEnvWarnings, type Settings } from '../rhcos/settings.js';
 import { warn } from '../output/terminal.js';
+import { env as runEnv } from '../context.js';
 
 /** The release-browser settings every such command takes: flag beats env beats default. */
 export function addSettingsOptions(cmd: Command): Command {
@@ -19,7 +20,7 @@ export interface SettingsOptionValues {
 }
 
 /** Settings from flags and the environment; warns about misspelt pin variables on stderr. */
-export function settingsFrom(opts: SettingsOptionValues, env: NodeJS.ProcessEnv = process.env): Settings {
+export function settingsFrom(opts: SettingsOptionValues, env: NodeJS.ProcessEnv = runEnv()): Settings {
   for (const w of misspeltEnvWarnings(env)) warn(w);
   return resolveSettings(opts, env);
 }

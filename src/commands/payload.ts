@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
 import { addRegistryOptions, sourceOptions, type RegistryOptionValues } from './registry-options.js';
+import { setExitCode } from '../context.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -227,7 +228,7 @@ function checkCommand(): Command {
       if (!result.ok) {
         for (const p of result.problems) error(p.message);
         if (opts.output === 'text') error(view.checkFailure(result));
-        process.exitCode = 1;
+        setExitCode(1);
       }
     });
 }

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { addSettingsOptions, examples, type SettingsOptionValues } from './options.js';
+import { env } from '../context.js';
 
 interface PinOptions extends SettingsOptionValues {
   write: string;
@@ -61,7 +62,7 @@ export function command(): Command {
         if (opts.build !== undefined || opts.channel !== undefined) {
           throw new UsageError('--check reads the build and channel from FILE; --build and --channel cannot be used with it');
         }
-        const ignored = ['RHCOS_BUILD_NAME', 'RHCOS_DEFAULT_CHANNEL', 'RHCOS_BASE_URL'].filter((v) => process.env[v]);
+        const ignored = ['RHCOS_BUILD_NAME', 'RHCOS_DEFAULT_CHANNEL', 'RHCOS_BASE_URL'].filter((v) => env()[v]);
         if (ignored.length > 0)
           term.info(`note: --check reads the pins from ${opts.write}; ignoring ${ignored.join(', ')} from the environment`);
         const { checkPins } = await import('../pin/check.js');
@@ -72,9 +73,9 @@ export function command(): Command {
       }
       if (opts.latest && opts.build !== undefined) throw new UsageError('--latest and --build contradict each other: pick one');
       const { misspeltEnvWarnings } = await import('../rhcos/settings.js');
-      misspeltEnvWarnings(process.env).forEach(term.warn);
+      misspeltEnvWarnings(env()).forEach(term.warn);
       const { planPin, applyPlan } = await import('../pin/plan.js');
-      const plan = await planPin({ file: opts.write, meta: opts.meta, flags: opts, env: process.env, latest: opts.latest ?? false });
+      const plan = await planPin({ file: opts.write, meta: opts.meta, flags: opts, env: env(), latest: opts.latest ?? false });
       for (const n of plan.notes) term.info(`note: ${n}`);
       plan.warnings.forEach(term.warn);
       if (opts.dryRun) {

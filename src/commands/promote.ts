@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { addSettingsOptions, examples, type SettingsOptionValues } from './options.js';
+import { env, io } from '../context.js';
 
 interface PromoteOptions extends SettingsOptionValues {
   test: string;
@@ -45,7 +46,7 @@ export function command(): Command {
       const term = await import('../output/terminal.js');
       const view = await import('../output/pin-view.js');
       const { misspeltEnvWarnings } = await import('../rhcos/settings.js');
-      misspeltEnvWarnings(process.env).forEach(term.warn);
+      misspeltEnvWarnings(env()).forEach(term.warn);
       const { promote } = await import('../pin/promote.js');
       const { shellTestRunner } = await import('../pin/test-runner.js');
       const { releaseHeldLocksSync } = await import('../pin/lock.js');
@@ -62,10 +63,10 @@ export function command(): Command {
         file: opts.write,
         meta: opts.meta,
         flags: { baseUrl: opts.baseUrl, channel: opts.channel, arch: opts.arch },
-        env: process.env,
+        env: env(),
         test: opts.test,
         commit: opts.commit ?? false,
-        runTest: shellTestRunner({ stdout: process.stderr, stderr: process.stderr }),
+        runTest: shellTestRunner({ stdout: io().stderr, stderr: io().stderr }),
         onProgress: (m) => term.info(m),
       });
       process.off('SIGINT', onSignal);

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { examples } from './options.js';
 import { addRegistryOptions, sourceOptions, type RegistryOptionValues } from './registry-options.js';
+import { env as runEnv, setExitCode } from '../context.js';
 
 interface NewOptions extends RegistryOptionValues {
   fromDir?: string;
@@ -23,7 +24,7 @@ interface NewOptions extends RegistryOptionValues {
 const collect = (v: string, acc: string[]) => [...acc, v];
 
 /** `--created`, else SOURCE_DATE_EPOCH, else the Unix epoch: the same inputs always give the same digest. */
-export function createdTime(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+export function createdTime(flag: string | undefined, env: NodeJS.ProcessEnv = runEnv()): string {
   let date: Date;
   if (flag !== undefined) {
     date = new Date(flag);
@@ -118,7 +119,7 @@ export function newCommand(): Command {
       } catch (err) {
         if (err instanceof MissingImagesError) {
           for (const p of err.problems) error(p.message);
-          process.exitCode = 1;
+          setExitCode(1);
           return;
         }
         throw err;

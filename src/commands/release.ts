@@ -52,7 +52,7 @@ function infoCommand(): Command {
       const { openImage } = await import('../registry/open.js');
       const { loadReleaseInfo } = await import('../release/info.js');
       const view = await import('../output/release-view.js');
-      const { out, warn, error } = await import('../output/terminal.js');
+      const { out, outRaw, warn, error } = await import('../output/terminal.js');
       const state = { verificationFailed: false };
       const { opts, progress } = await sourceOptions(o, state);
       const source = await openImage(image, opts);
@@ -78,13 +78,11 @@ function infoCommand(): Command {
         }
         if (o.output) {
           const r = view.renderList(info, o.output);
-          process.stdout.write(r.out);
+          outRaw(r.out);
           for (const e of r.errors) error(e);
           return;
         }
-        process.stdout.write(
-          view.renderInfo(info, o.pullspecs ? 'pullspecs' : o.commits ? 'commits' : o.commitUrls ? 'commit-urls' : 'digest'),
-        );
+        outRaw(view.renderInfo(info, o.pullspecs ? 'pullspecs' : o.commits ? 'commits' : o.commitUrls ? 'commit-urls' : 'digest'));
       } finally {
         progress.done();
         await source.close();

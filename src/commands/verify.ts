@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
 import { addRegistryOptions, sourceOptions, type RegistryOptionValues } from './registry-options.js';
+import { env, setExitCode } from '../context.js';
 
 interface VerifyOptions extends SettingsOptionValues, RegistryOptionValues {
   release: string;
@@ -55,7 +56,7 @@ export function command(): Command {
       let settings;
       let pinnedIn: string | undefined;
       if (o.write !== undefined) {
-        const ignored = ['RHCOS_BUILD_NAME', 'RHCOS_DEFAULT_CHANNEL', 'RHCOS_BASE_URL'].filter((v) => process.env[v]);
+        const ignored = ['RHCOS_BUILD_NAME', 'RHCOS_DEFAULT_CHANNEL', 'RHCOS_BASE_URL'].filter((v) => env()[v]);
         if (ignored.length > 0)
           term.info(`note: --write reads the pins from ${o.write}; ignoring ${ignored.join(', ')} from the environment`);
         const { settingsFromPinsFile } = await import('../verify/pins.js');
@@ -90,7 +91,7 @@ export function command(): Command {
       } else {
         term.out(view.renderVerify(report));
       }
-      if (!report.consistent) process.exitCode = 1;
+      if (!report.consistent) setExitCode(1);
     });
   return cmd;
 }

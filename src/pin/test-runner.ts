@@ -1,5 +1,6 @@
-import type { Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import type { TestRunner } from './promote.js';
+import { env } from '../context.js';
 
 /**
  * A TestRunner that runs the command through the shell (execa, shell: true) with our environment plus
@@ -11,13 +12,25 @@ export function shellTestRunner(io: { stdout: Writable; stderr: Writable; env?: 
     const { execa } = await import('execa');
     const r = await execa(command, {
       shell: true,
-      env: { ...(io.env ?? process.env), ...candidate },
+      env: { ...(io.env ?? env()), ...candidate },
       extendEnv: false,
       stdin: 'ignore',
-      stdout: io.stdout,
-      stderr: io.stderr,
+      // Piped, not handed over: the run's streams may be a test's captures, which have no file descriptor.
+      stdout: ['pipe', forward(io.stdout)],
+      stderr: ['pipe', forward(io.stderr)],
+      buffer: false,
       reject: false,
     });
     return { exitCode: r.exitCode, signal: r.signal };
   };
+}
+
+/** A stream that passes what the command writes on to `stream`, and leaves `stream` open when the command ends. */
+function forward(stream: Writable): Writable {
+  return new Writable({
+    write(chunk, _encoding, done) {
+      if (stream.write(chunk)) done();
+      else stream.once('drain', () => done());
+    },
+  });
 }
