@@ -1,5 +1,5 @@
 /**
- * `osimage release extract` through the built binary: --file byte identity, missing files, --to writing every
+ * `osimage release extract` run from the source (in-process): --file byte identity, missing files, --to writing every
  * file atomically, and refusal of anything that would land outside the folder.
  */
 import { lstat, mkdir, readFile, readdir, readlink, symlink } from 'node:fs/promises';

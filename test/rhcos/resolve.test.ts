@@ -60,7 +60,7 @@ describe.each(Object.entries(bases))('release browser over %s', (_kind, base) =>
   });
 });
 
-describe('the ten scenarios of release-browser.md §7', () => {
+describe('ten release-browser scenarios', () => {
   const requestsSince = (n: number) => server.requests.slice(n);
 
   it('1: no pin resolves the latest', async () => {

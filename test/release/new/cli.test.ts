@@ -1,5 +1,5 @@
 /**
- * `release new` through the built binary, offline: --to-dir and --to-file, read back with release info
+ * `release new` run from the source (in-process), offline: --to-dir and --to-file, read back with release info
  * and release extract; oc's errors for missing images, bad mappings and bad manifests.
  */
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
