@@ -50,7 +50,7 @@ function commandName(argv: string[]): string | undefined {
 
 /**
  * Run osimage with `argv` (without node and the script) and return its exit code: 0 success, 1 failure,
- * 2 usage. `io` gives the run its own streams, environment and working folder (tests run the source
+ * 2 usage. `given` gives the run its own streams, environment and working folder (tests run the source
  * in-process this way); by default the process's own. Adds no process listeners and never exits the
  * process: the launcher (bin/osimage) owns the process.
  */
