@@ -95,7 +95,7 @@ describe('writeMachineConfigs', () => {
   });
 });
 
-describe('payload merge: osImageURL by policy (reference §6 scenario 6)', () => {
+describe('payload merge: osImageURL by policy', () => {
   const base = [mc('00-master', ''), mc('00-master-osimageurl', U), mc('00-master-ssh', ''), mc('99-user', W)];
 
   it('first-non-empty (2019-01) picks the first in name order', () => {

@@ -373,7 +373,7 @@ describe('layer formats', () => {
   });
 });
 
-describe('registry-client.md §7.11, on folders (zstd replaced by gzip: zstd layers are not supported)', () => {
+describe('layered reads on folders (zstd replaced by gzip: zstd layers are not supported)', () => {
   test('flatten, get-file without fetching the bottom layer, deleted in layer 2 (../ names: see the unsafe-entry tests)', async () => {
     const img = await image([
       {

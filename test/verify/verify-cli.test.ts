@@ -1,5 +1,5 @@
 /**
- * `osimage verify` through the built binary, against the real distribution registry (release images and OS
+ * `osimage verify` run from the source (in-process), against the real distribution registry (release images and OS
  * containers pushed here) and a release browser served over HTTP from a temp folder.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
