@@ -76,8 +76,6 @@ export function newCommand(): Command {
       const targets = [o.toImage, o.toFile, o.toDir].filter((t) => t !== undefined).length;
       if (targets !== 1) throw new UsageError('give exactly one of --to-image, --to-file and --to-dir');
       const created = createdTime(o.created);
-      const { readFile } = await import('node:fs/promises');
-      const { OsimageError, describe } = await import('../errors.js');
       const { parseMappings } = await import('../release/new/mappings.js');
       const { releaseMetadata } = await import('../release/new/metadata.js');
       const { assemblePayload, MissingImagesError } = await import('../release/new/assemble.js');
@@ -85,11 +83,8 @@ export function newCommand(): Command {
 
       let mappingFile: { path: string; text: string } | undefined;
       if (o.mappingFile !== undefined) {
-        try {
-          mappingFile = { path: o.mappingFile, text: await readFile(o.mappingFile, 'utf8') };
-        } catch (err) {
-          throw new OsimageError(`cannot read --mapping-file ${o.mappingFile}: ${describe(err)}`);
-        }
+        const { readText } = await import('../files/read.js');
+        mappingFile = { path: o.mappingFile, text: await readText(o.mappingFile) };
       }
       const mappings = parseMappings(mappingArgs, mappingFile);
       const metadata = releaseMetadata({

@@ -7,12 +7,12 @@
  * The core, {@link checkOperators}, takes parsed values, so the input ImageStream can come from a file
  * or from a release image's `release-manifests/image-references`.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe } from '../errors.js';
 import { PayloadError } from './errors.js';
 import { dockerImage, IMAGE_REFERENCES, parseImageStream, type ImageStream } from './image-stream.js';
-import { readIfExists, requireDir } from './write.js';
+import { readText, readTextIfExists, requireDir } from '../files/read.js';
 
 export interface OperatorReferences {
   /** The operator's folder name. */
@@ -123,7 +123,7 @@ export async function readOperatorDir(dir: string): Promise<OperatorReferences[]
     const files = await readdir(folder, { withFileTypes: true });
     const manifests = files.filter((f) => f.isFile() && MANIFEST_RE.test(f.name)).length;
     const file = join(folder, IMAGE_REFERENCES);
-    const text = await readIfExists(file);
+    const text = await readTextIfExists(file);
     out.push({
       operator,
       file: text === undefined ? undefined : file,
@@ -136,13 +136,7 @@ export async function readOperatorDir(dir: string): Promise<OperatorReferences[]
 
 /** Read the input ImageStream file (JSON or YAML). */
 export async function readInputImages(file: string): Promise<ImageStream> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new PayloadError((err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `cannot read: ${describe(err)}`, { file });
-  }
-  return parseImageStream(text, file);
+  return parseImageStream(await readText(file), file);
 }
 
 /** Read both and check. */

@@ -5,7 +5,8 @@ import { PayloadError } from '../../src/payload/errors.js';
 import { imageStreamFromObject } from '../../src/payload/image-stream.js';
 import { selectForRole } from '../../src/payload/machineconfig.js';
 import { osImageUrlOf } from '../../src/payload/osimageurl.js';
-import { checkConfigMapFileName, requireDir } from '../../src/payload/write.js';
+import { requireDir } from '../../src/files/read.js';
+import { checkConfigMapFileName } from '../../src/payload/write.js';
 import { cleanup, tempDir } from './helpers.js';
 
 afterEach(cleanup);

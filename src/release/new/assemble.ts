@@ -5,6 +5,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OsimageError, describe } from '../../errors.js';
+import { readError } from '../../files/read.js';
 import { checkOperators, type OperatorReferences, type Problem } from '../../payload/check.js';
 import { IMAGE_REFERENCES, RELEASE_METADATA } from '../info.js';
 import { parseImageReferences, type ImageStream, type TagReference } from '../references.js';
@@ -107,7 +108,7 @@ async function listOperators(fromDir: string): Promise<string[]> {
   try {
     entries = await readdir(fromDir, { withFileTypes: true });
   } catch (err) {
-    throw new OsimageError(`cannot read --from-dir ${fromDir}: ${describe(err)}`);
+    throw readError(fromDir, err, 'directory');
   }
   return entries
     .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
