@@ -121,7 +121,7 @@ export function newCommand(): Command {
       for (const n of payload.notes) info(`info: ${n}`);
 
       if (o.toDir !== undefined) {
-        const { writeReleaseDir } = await import('../release/new/output.js');
+        const { writeReleaseDir } = await import('../release/new/publish.js');
         await writeReleaseDir(payload.files, o.toDir);
         info(`info: wrote ${payload.files.length} files to ${o.toDir}`);
         return;
@@ -148,12 +148,12 @@ export function newCommand(): Command {
         let digest: string;
         let name: string;
         if (o.toFile !== undefined) {
-          const { writeReleaseArchive } = await import('../release/new/output.js');
+          const { writeReleaseArchive } = await import('../release/new/publish.js');
           await writeReleaseArchive(image, o.toFile, tag, baseSource);
           digest = image.manifest.descriptor.digest;
           name = `oci-archive:${o.toFile}:${tag}`;
         } else {
-          const { pushRelease } = await import('../release/new/output.js');
+          const { pushRelease } = await import('../release/new/publish.js');
           // A tag the user typed (the parser fills in `latest` when there is none) wins; else the version.
           const typedTag = /:[^/]+$/.test(o.toImage!);
           const target = typedTag ? o.toImage! : `${o.toImage}:${tag}`;

@@ -14,7 +14,7 @@ import { openImage } from '../../src/registry/open.js';
 import { loadReleaseInfo } from '../../src/release/info.js';
 import { tarBytes } from '../../src/release/build-layer.js';
 import { entry, releaseImage, tempDir, type Temp } from '../helpers/oci-builder.js';
-import { writeOciLayout } from '../../src/release/oci-write.js';
+import { writeOciLayout } from '../../src/registry/oci-write.js';
 
 const run = promisify(execFile);
 let tmp: Temp;
