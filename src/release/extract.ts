@@ -10,7 +10,7 @@ import { symlinkAtomic, writeFileAtomic } from '../files/atomic.js';
 import { resolveImage, type ResolvedImage } from '../registry/platform.js';
 import type { Descriptor, ImageConfig, ImageSource } from '../registry/types.js';
 import { RELEASE_FOLDER, readConfig } from './info.js';
-import { findFile, walkLayers, type LayerFile, type UnsafeEntry } from './layers.js';
+import { findFile, walkLayers, type LayerFile, type UnsafeEntry } from './overlay.js';
 
 export interface ExtractOptions {
   filterByOs?: string;
