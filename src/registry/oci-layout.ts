@@ -195,7 +195,7 @@ class DirectoryFiles implements LayoutFiles {
       return await readFile(full);
     } catch (err) {
       if (err instanceof OsimageError) throw err;
-      throw new OsimageError(`cannot read ${this.label}/${path}: ${describe(err)}`);
+      throw new OsimageError(`cannot read ${this.label}/${path}: ${isMissing(err) ? 'no such file' : describe(err)}`, { cause: err });
     }
   }
 
@@ -205,7 +205,7 @@ class DirectoryFiles implements LayoutFiles {
       const st = await stat(full);
       return { stream: createReadStream(full), size: st.size };
     } catch (err) {
-      throw new OsimageError(`cannot read ${this.label}/${path}: ${describe(err)}`);
+      throw new OsimageError(`cannot read ${this.label}/${path}: ${isMissing(err) ? 'no such file' : describe(err)}`, { cause: err });
     }
   }
 
