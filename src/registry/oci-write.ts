@@ -67,7 +67,9 @@ export async function writeOciLayout(dir: string, entries: LayoutEntry[]): Promi
   } catch (err) {
     throw new OsimageError(`cannot create ${dir}: ${describe(err)}`, { cause: err });
   }
-  for (const [path, blob] of files) {
+  // Blobs first, index.json last: a reader never finds an index naming a blob that is not there yet.
+  const ordered = [...files].sort(([a], [b]) => Number(!a.startsWith('blobs/')) - Number(!b.startsWith('blobs/')));
+  for (const [path, blob] of ordered) {
     const body = await streamOf(blob);
     if (Buffer.isBuffer(body)) await writeFileAtomic(join(dir, path), body);
     else await writeStreamAtomic(join(dir, path), body);
