@@ -1,7 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { FetchError, OsimageError, describe } from '../errors.js';
-import { TransientError, isTransientNetworkError, withRetries, type RetryPolicy } from './retry.js';
+import { readCapped } from './body.js';
+import type { HttpClient } from './client.js';
+import { withRetries, type RetryPolicy } from './retry.js';
+import { expectOk } from './status.js';
 
 /** Documents we read whole (builds.json, meta.json) are small; refuse anything absurd. */
 export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
@@ -10,6 +13,8 @@ export interface FetchOptions {
   maxBytes?: number;
   retry?: RetryPolicy;
   headers?: Record<string, string>;
+  /** The client to send with (default: verified TLS, the process's pool). */
+  client?: HttpClient;
 }
 
 /**
@@ -23,33 +28,10 @@ export async function fetchBytes(url: string, opts: FetchOptions = {}): Promise<
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new OsimageError(`unsupported URL scheme ${parsed.protocol} in ${url} (use http, https or file)`);
   }
-  // The HTTP client (undici) is loaded only for http(s): a release browser on disk never pays for it.
-  const { expectOk, send } = await import('./request.js');
+  const client = opts.client ?? (await import('./client.js')).httpClient();
   return withRetries(async () => {
-    const res = await expectOk(await send(url, { headers: { accept: 'application/json, */*;q=0.5', ...opts.headers } }));
-    const declared = Number(res.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      res.body.destroy();
-      throw new FetchError(`response from ${url} is ${declared} bytes, more than the ${maxBytes} allowed`, url, res.status);
-    }
-    const chunks: Buffer[] = [];
-    let total = 0;
-    try {
-      for await (const chunk of res.body) {
-        total += (chunk as Buffer).length;
-        if (total > maxBytes) {
-          res.body.destroy();
-          throw new FetchError(`response from ${url} is larger than the ${maxBytes} bytes allowed`, url, res.status);
-        }
-        chunks.push(chunk as Buffer);
-      }
-    } catch (err) {
-      if (err instanceof FetchError) throw err;
-      const msg = `reading the response from ${url} failed: ${describe(err)}`;
-      if (isTransientNetworkError(err)) throw new TransientError(msg, url, res.status, undefined, err);
-      throw new FetchError(msg, url, res.status, err);
-    }
-    return Buffer.concat(chunks, total);
+    const res = await expectOk(await client.send(url, { headers: { accept: 'application/json, */*;q=0.5', ...opts.headers } }));
+    return readCapped(res, maxBytes);
   }, opts.retry);
 }
 

@@ -1,6 +1,5 @@
 /** A transport for one repository: the reference parsed, its credentials looked up, the stack assembled. */
-import type { Dispatcher } from 'undici';
-import { defaultRetryPolicy, type RetryPolicy } from '../http/retry.js';
+import { defaultRetryPolicy, type HttpClient, type RetryPolicy } from '../http/client.js';
 import { findCredential } from './auth.js';
 import { parseReference, type ImageReference } from './reference.js';
 import { RegistryTransport } from './transport.js';
@@ -13,7 +12,8 @@ export interface ConnectOptions {
   env?: NodeJS.ProcessEnv;
   home?: string;
   retry?: RetryPolicy;
-  dispatcher?: Dispatcher;
+  /** Tests and callers that want their own HTTP client. */
+  client?: HttpClient;
 }
 
 /**
@@ -40,7 +40,7 @@ export async function connect(
     credential: async () => ({ credential: lookup.credential, ...(lookup.file ? { file: lookup.file } : {}) }),
     retry: opts.retry ?? defaultRetryPolicy(opts.env),
     ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
-    ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
+    ...(opts.client ? { client: opts.client } : {}),
   });
   return { reference, transport };
 }

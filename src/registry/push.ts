@@ -4,7 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import { FetchError, OsimageError, UsageError } from '../errors.js';
-import { statusText, type Response } from '../http/request.js';
+import { statusText, type Response } from '../http/client.js';
 import { connect, type ConnectOptions } from './connect.js';
 import type { ImageReference } from './reference.js';
 import type { RegistryTransport } from './transport.js';

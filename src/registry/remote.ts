@@ -4,12 +4,21 @@
  */
 import { Readable } from 'node:stream';
 import { FetchError, OsimageError, describe } from '../errors.js';
-import { statusText, type Response } from '../http/request.js';
-import { TransientError, defaultRetryPolicy, isTransientNetworkError, type RetryPolicy } from '../http/retry.js';
+import {
+  TransientError,
+  defaultRetryPolicy,
+  discard,
+  isResumableBodyError,
+  isTransientNetworkError,
+  readCapped,
+  statusText,
+  type Response,
+  type RetryPolicy,
+} from '../http/client.js';
 import { connect, type ConnectOptions } from './connect.js';
 import type { ImageReference } from './reference.js';
-import { discard, readCapped } from './token.js';
-import { RegistryError, type RegistryTransport } from './transport.js';
+import { RegistryError } from './errors.js';
+import type { RegistryTransport } from './transport.js';
 import {
   MEDIA_TYPES,
   type Descriptor,
@@ -19,6 +28,7 @@ import {
   type ImageSource,
   type SourceOptions,
 } from './types.js';
+import { isDigest } from '../oci/digest.js';
 import { sha256Digest, verifyBytes, verifyingStream } from './verify.js';
 
 /** Manifests are small documents; a bigger one is refused (as containers/image does). */
@@ -32,8 +42,6 @@ export const MANIFEST_ACCEPT = [MEDIA_TYPES.ociIndex, MEDIA_TYPES.ociManifest, M
 const INDEX_TYPES: string[] = [MEDIA_TYPES.ociIndex, MEDIA_TYPES.dockerList];
 const MANIFEST_TYPES: string[] = [MEDIA_TYPES.ociManifest, MEDIA_TYPES.dockerManifest];
 const SCHEMA1_TYPES: string[] = [MEDIA_TYPES.dockerSchema1, MEDIA_TYPES.dockerSchema1Signed];
-/** Body errors after which a blob download resumes with Range. */
-const RESUMABLE_CODES = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'ECONNABORTED']);
 
 /** Options beyond the contract: an environment for auth-file lookup, a retry policy, a pool. */
 export interface RemoteOptions extends SourceOptions, ConnectOptions {}
@@ -125,7 +133,7 @@ export class RemoteImageSource implements ImageSource {
       }
       let bytes: Buffer;
       try {
-        bytes = await readCapped(res, res.url, MAX_MANIFEST_BYTES, what);
+        bytes = await readCapped(res, MAX_MANIFEST_BYTES, what);
       } catch (err) {
         if (err instanceof TransientError && n < this.policy.retries) continue;
         throw err;
@@ -135,7 +143,7 @@ export class RemoteImageSource implements ImageSource {
       const header = res.headers['docker-content-digest'];
       const claimed = Array.isArray(header) ? header[0] : header;
       if (expected) verifyBytes(bytes, expected, verify);
-      else if (claimed?.startsWith('sha256:')) verifyBytes(bytes, claimed, verify);
+      else if (claimed && isDigest(claimed)) verifyBytes(bytes, claimed, verify);
       const contentType = mediaTypeOf(res.headers['content-type']);
       const { mediaType, parsed } = parseManifest(bytes, contentType, what);
       return { digest: expected ?? sha256Digest(bytes), mediaType, bytes, parsed };
@@ -234,9 +242,7 @@ export class RemoteImageSource implements ImageSource {
           failure = err;
         }
         const resumable =
-          failure === undefined
-            ? desc.size >= 0 && offset < desc.size
-            : isTransientNetworkError(failure) || RESUMABLE_CODES.has((failure as { code?: string })?.code ?? '');
+          failure === undefined ? desc.size >= 0 && offset < desc.size : isTransientNetworkError(failure) || isResumableBodyError(failure);
         if (!resumable) {
           if (failure !== undefined)
             throw new FetchError(`${what}: reading from ${current.url} failed: ${describe(failure)}`, current.url, current.status, failure);

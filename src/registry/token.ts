@@ -3,10 +3,8 @@
  * anonymous GET, GET with Basic credentials, or a form POST with an identity (refresh) token.
  * Tokens are cached per realm, service and scope set, and shared by concurrent callers.
  */
-import type { Dispatcher } from 'undici';
 import { FetchError, OsimageError, describe } from '../errors.js';
-import { send, statusText } from '../http/request.js';
-import { TransientError, isRetryableStatus, isTransientNetworkError, parseRetryAfter } from '../http/retry.js';
+import { isRetryableStatus, readCapped, retryableOr, statusText, type HttpClient, type Response } from '../http/client.js';
 import type { Credential } from './auth.js';
 
 /** Token responses are small; refuse anything larger. */
@@ -28,7 +26,7 @@ export interface TokenRequest {
   /** For messages: the registry host and where the credential came from. */
   registry: string;
   credentialFile?: string;
-  dispatcher: Dispatcher;
+  client: HttpClient;
 }
 
 interface CachedToken {
@@ -36,46 +34,8 @@ interface CachedToken {
   expiresAt: number;
 }
 
-/** Stop reading a body we do not want; undici reports the abort as an error nobody needs to see. */
-export function discard(body: { on(event: 'error', fn: (err: unknown) => void): unknown; destroy(): unknown; destroyed?: boolean }): void {
-  body.on('error', () => undefined);
-  if (!body.destroyed) body.destroy();
-}
-
 export function basicHeader(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
-}
-
-/** Read a body up to a cap; larger is an error naming the URL. */
-export async function readCapped(
-  res: { body: Dispatcher.ResponseData['body']; headers: Record<string, string | string[] | undefined> },
-  url: string,
-  max: number,
-  what: string,
-): Promise<Buffer> {
-  const declared = Number(res.headers['content-length']);
-  if (Number.isFinite(declared) && declared > max) {
-    discard(res.body);
-    throw new OsimageError(`${what} from ${url} is ${declared} bytes, more than the ${max} allowed`);
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  try {
-    for await (const chunk of res.body) {
-      total += (chunk as Buffer).length;
-      if (total > max) {
-        discard(res.body);
-        throw new OsimageError(`${what} from ${url} is larger than the ${max} bytes allowed`);
-      }
-      chunks.push(chunk as Buffer);
-    }
-  } catch (err) {
-    if (err instanceof OsimageError) throw err;
-    const msg = `reading ${what} from ${url} failed: ${describe(err)}`;
-    if (isTransientNetworkError(err)) throw new TransientError(msg, url, undefined, undefined, err);
-    throw new FetchError(msg, url, undefined, err);
-  }
-  return Buffer.concat(chunks, total);
 }
 
 export class TokenCache {
@@ -106,7 +66,7 @@ export class TokenCache {
   }
 
   /** Forget the token for these scopes (after the registry refused it). */
-  invalidate(r: Omit<TokenRequest, 'credential' | 'dispatcher' | 'registry'>): void {
+  invalidate(r: Omit<TokenRequest, 'credential' | 'client' | 'registry'>): void {
     this.tokens.delete(this.key(r as TokenRequest));
   }
 
@@ -146,7 +106,7 @@ export class TokenCache {
       headers.authorization = basicHeader(cred.username, cred.password);
       url.searchParams.set('account', cred.username);
     }
-    const res = await send(url.toString(), { headers, dispatcher: r.dispatcher, maxRedirects: 3 });
+    const res = await r.client.send(url.toString(), { headers, maxRedirects: 3, what: `a token for ${r.registry}` });
     return this.parse(r, res, url.toString());
   }
 
@@ -157,11 +117,10 @@ export class TokenCache {
     form.set('client_id', 'osimage');
     if (r.challenge.service) form.set('service', r.challenge.service);
     if (r.scopes.length) form.set('scope', r.scopes.join(' '));
-    const res = await send(r.challenge.realm, {
+    const res = await r.client.send(r.challenge.realm, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: form.toString(),
-      dispatcher: r.dispatcher,
       maxRedirects: 0,
     });
     if (res.status === 404 || res.status === 405) {
@@ -171,21 +130,14 @@ export class TokenCache {
     return this.parse(r, res, r.challenge.realm);
   }
 
-  private async parse(r: TokenRequest, res: Awaited<ReturnType<typeof send>>, url: string): Promise<CachedToken> {
+  private async parse(r: TokenRequest, res: Response, url: string): Promise<CachedToken> {
     if (res.status < 200 || res.status >= 300) {
       await res.body.dump().catch(() => undefined);
-      if (isRetryableStatus(res.status)) {
-        throw new TransientError(
-          `token server ${url} answered ${statusText(res.status)}`,
-          url,
-          res.status,
-          parseRetryAfter(res.headers['retry-after']),
-        );
-      }
+      if (isRetryableStatus(res.status)) throw retryableOr(res, `token server ${url} answered ${statusText(res.status)}`);
       if (res.status === 401 || res.status === 403) throw this.authFailed(r, url, res.status);
       throw new FetchError(`token server ${url} answered ${statusText(res.status)} for ${r.registry}`, url, res.status);
     }
-    const bytes = await readCapped(res, url, MAX_TOKEN_RESPONSE_BYTES, 'token response');
+    const bytes = await readCapped({ ...res, url }, MAX_TOKEN_RESPONSE_BYTES, 'token response');
     let doc: { token?: unknown; access_token?: unknown; expires_in?: unknown; issued_at?: unknown };
     try {
       doc = JSON.parse(bytes.toString('utf8'));

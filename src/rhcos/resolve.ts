@@ -1,5 +1,5 @@
 import { FetchError, OsimageError } from '../errors.js';
-import { fetchJson } from '../http/fetch.js';
+import { fetchJson } from '../http/client.js';
 import { assertLegacyArch, newestBuild, parseBuildList, type BuildList } from './builds.js';
 import { closest } from './closest.js';
 import { osContainerPullspec, parseMeta, type BuildMeta } from './meta.js';

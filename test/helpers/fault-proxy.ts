@@ -50,6 +50,8 @@ export interface ProxyRequest {
   bytes: number;
   /** Which fault was applied, if any. */
   fault?: string;
+  /** When the request arrived (performance.now(), ms): waits between requests can be asserted. */
+  at: number;
 }
 
 export interface FaultProxy {
@@ -97,7 +99,14 @@ export async function startFaultProxy(upstream: string, options: FaultProxyOptio
   };
 
   const handler: RequestListener = async (req, res) => {
-    const entry: ProxyRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, status: 0, bytes: 0 };
+    const entry: ProxyRequest = {
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: req.headers,
+      status: 0,
+      bytes: 0,
+      at: performance.now(),
+    };
     requests.push(entry);
     const rule = pick(req);
     const action = rule?.action;

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join, normalize, sep } from 'node:path';
 
@@ -17,13 +18,16 @@ export interface FileServer {
 }
 
 /**
- * A real HTTP server on 127.0.0.1 (port 0) serving a folder, as a release browser does.
- * Faults let a test answer with 404/503/429, bad bodies or dropped connections.
+ * A real HTTP server on 127.0.0.1 (port 0) serving a folder, as a release browser does; HTTPS with
+ * `tls`. Faults let a test answer with 404/503/429, bad bodies, redirects or dropped connections.
  */
-export async function serveFolder(root: string): Promise<FileServer> {
+export async function serveFolder(
+  root: string,
+  options: { tls?: { cert: string | Buffer; key: string | Buffer } } = {},
+): Promise<FileServer> {
   const requests: string[] = [];
   const faults: Fault[] = [];
-  const server: Server = createServer(async (req, res) => {
+  const handler: RequestListener = async (req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     requests.push(path);
     for (const f of faults) if (await f(req, res)) return;
@@ -40,11 +44,12 @@ export async function serveFolder(root: string): Promise<FileServer> {
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
     }
-  });
+  };
+  const server: Server = options.tls ? createHttpsServer(options.tls, handler) : createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     requests,
     faults,
     close: () =>

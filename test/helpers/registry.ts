@@ -14,7 +14,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createPrivateKey, createSign, randomBytes, type KeyObject } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach } from 'vitest';
 import { REGISTRY_BIN, freePort, startRegistryServer, type RegistryServer } from '../../hack/lib/registry-server.mjs';
+import { selfSignedCert } from './tls.js';
 
 const run = promisify(execFile);
 
@@ -79,28 +80,18 @@ const b64url = (b: Buffer | string) => Buffer.from(b).toString('base64url');
 
 /** A self-signed P-256 certificate and key for signing tokens. */
 async function makeSigningCert(dir: string): Promise<{ key: KeyObject; certDer: Buffer; certPath: string }> {
-  const keyPath = join(dir, 'token.key');
-  const certPath = join(dir, 'token.crt');
-  await run('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-keyout',
-    keyPath,
-    '-out',
-    certPath,
-    '-days',
-    '2',
-    '-subj',
-    '/CN=osimage-test-token-signer',
-  ]);
-  const pem = await readFile(certPath, 'utf8');
+  const {
+    certFile: certPath,
+    cert,
+    key: keyPem,
+  } = await selfSignedCert(dir, {
+    name: 'token',
+    subject: '/CN=osimage-test-token-signer',
+    ipAddress: null,
+  });
+  const pem = cert.toString('utf8');
   const body = pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
-  return { key: createPrivateKey(await readFile(keyPath)), certDer: Buffer.from(body, 'base64'), certPath };
+  return { key: createPrivateKey(keyPem), certDer: Buffer.from(body, 'base64'), certPath };
 }
 
 function signJwt(key: KeyObject, certDer: Buffer, claims: Record<string, unknown>): string {

@@ -4,7 +4,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serveFolder, type FileServer } from '../helpers/file-server.js';
 import { fetchJson } from '../../src/http/fetch.js';
-import { send } from '../../src/http/request.js';
+import { httpClient } from '../../src/http/client.js';
 import { parseRetryAfter, type RetryPolicy } from '../../src/http/retry.js';
 import { osimage } from '../helpers/cli.js';
 
@@ -42,12 +42,19 @@ describe('retries', () => {
     expect(count('/maipo/builds.json', before)).toBe(3);
   });
 
-  it('honours Retry-After on 429', async () => {
+  it('honours Retry-After on 429: the retry comes after the wait the server asked for', async () => {
     server.faults.length = 0;
     const before = server.requests.length;
+    const at: number[] = [];
+    server.faults.push((req) => {
+      if (req.url === '/maipo/builds.json') at.push(performance.now());
+      return false;
+    });
     failTimes('/maipo/builds.json', 1, 429, { 'retry-after': '1' });
     await fetchJson(`${server.url}/maipo/builds.json`, { retry: fast });
     expect(count('/maipo/builds.json', before)).toBe(2);
+    // The policy's own backoff is 1-5 ms: only Retry-After explains a second's gap (less a timer's early millisecond).
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(990);
   });
 
   it('fails at once when Retry-After is longer than we wait', async () => {
@@ -106,14 +113,14 @@ describe('redirects', () => {
   let seen: Record<string, string | undefined> = {};
   beforeAll(async () => {
     other = createServer((req, res) => {
-      seen = { authorization: req.headers.authorization, path: req.url };
+      seen = { authorization: req.headers.authorization, path: req.url, agent: req.headers['user-agent'] };
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
     await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
   });
   afterAll(() => new Promise<void>((r) => other.close(() => r())));
 
-  it('follows a redirect to another origin without the Authorization header', async () => {
+  it('follows a redirect to another origin without the Authorization header, with the User-Agent', async () => {
     server.faults.length = 0;
     const port = (other.address() as AddressInfo).port;
     server.faults.push((req, res) => {
@@ -121,10 +128,10 @@ describe('redirects', () => {
       res.writeHead(307, { location: `http://localhost:${port}/elsewhere` }).end();
       return true;
     });
-    const res = await send(`${server.url}/redirect`, { headers: { authorization: 'Bearer secret' } });
+    const res = await httpClient().send(`${server.url}/redirect`, { headers: { authorization: 'Bearer secret' } });
     expect(res.status).toBe(200);
     await res.body.dump();
-    expect(seen).toEqual({ authorization: undefined, path: '/elsewhere' });
+    expect(seen).toEqual({ authorization: undefined, path: '/elsewhere', agent: expect.stringMatching(/^osimage\/\d+\.\d+\.\d+/) });
     expect(res.url).toBe(`http://localhost:${port}/elsewhere`);
   });
 });

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { osimage } from '../helpers/cli.js';
 import { serveFolder, type FileServer } from '../helpers/file-server.js';
+import { selfSignedCert } from '../helpers/tls.js';
+import { fetchJson, httpClient } from '../../src/http/client.js';
 import { resolveBuild } from '../../src/rhcos/resolve.js';
 import { resolveSettings, type SettingsFlags } from '../../src/rhcos/settings.js';
 
@@ -157,5 +163,60 @@ describe('the ten scenarios of release-browser.md §7', () => {
     await expect(resolveWith(server.url, { channel: 'badmeta' })).rejects.toThrow(
       `invalid meta.json at ${server.url}/badmeta/1.0/meta.json: missing required field "buildid"`,
     );
+  });
+});
+
+describe('a release browser on https', () => {
+  let dir: string;
+  let caFile: string;
+  let secure: FileServer;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'osimage-https-browser-'));
+    const tls = await selfSignedCert(dir);
+    caFile = tls.certFile;
+    secure = await serveFolder(FIXTURES, { tls: { cert: tls.cert, key: tls.key } });
+  });
+  afterAll(async () => {
+    await secure?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  /** meta.json of the newest legacy build answers with a redirect to the same file on the plain-http server. */
+  function downgradeMeta() {
+    secure.faults.length = 0;
+    secure.faults.push((req, res) => {
+      if (req.url !== '/maipo/47.246/meta.json') return false;
+      res.writeHead(302, { location: `${server.url}/maipo/47.246/meta.json` }).end();
+      return true;
+    });
+  }
+
+  it('is read over verified TLS', async () => {
+    secure.faults.length = 0;
+    const doc = (await fetchJson(`${secure.url}/maipo/47.246/meta.json`, { client: httpClient({ caFile }) })) as { buildid: string };
+    expect(doc.buildid).toBe('47.246');
+  });
+
+  it('refuses a redirect from https down to plain http, naming both URLs', async () => {
+    downgradeMeta();
+    const before = server.requests.length;
+    await expect(fetchJson(`${secure.url}/maipo/47.246/meta.json`, { client: httpClient({ caFile }) })).rejects.toThrow(
+      `refusing redirect from https to plain http: ${secure.url}/maipo/47.246/meta.json redirected to ${server.url}/maipo/47.246/meta.json`,
+    );
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('osimage resolve fails rather than pin a meta.json that came over plain http', async () => {
+    downgradeMeta();
+    const before = server.requests.length;
+    const r = await osimage(['resolve', '--base-url', secure.url, '-o', 'json'], { env: { NODE_EXTRA_CA_CERTS: caFile } });
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`${secure.url}/maipo/47.246/meta.json redirected to ${server.url}/maipo/47.246/meta.json`);
+    expect(r.exitCode).toBe(1);
+    expect(server.requests.length).toBe(before);
+    secure.faults.length = 0;
+    const ok = await osimage(['resolve', '--base-url', secure.url, '-o', 'json'], { env: { NODE_EXTRA_CA_CERTS: caFile } });
+    expect(ok.exitCode).toBe(0);
+    expect(JSON.parse(ok.stdout).build).toBe('47.246');
   });
 });

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { OsimageError } from '../../src/errors.js';
 import { authFileCandidates, findCredential, normalizeAuthKey } from '../../src/registry/auth.js';
 import { parseChallenges, pickChallenge } from '../../src/registry/challenge.js';
-import { isPrivateAddress } from '../../src/registry/transport.js';
+import { isPrivateAddress } from '../../src/http/address.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const authJson = (entries: Record<string, unknown>, extra: Record<string, unknown> = {}) => JSON.stringify({ auths: entries, ...extra });

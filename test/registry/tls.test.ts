@@ -3,14 +3,13 @@
  * given (--certificate-authority) or verification is off (--insecure); plain HTTP needs --insecure;
  * a blob redirect from https to http is refused.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { openRemote, type RemoteOptions } from '../../src/registry/remote.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
+import { selfSignedCert } from '../helpers/tls.js';
 import { printLogsOnFailure, startRegistry, type TestRegistry } from '../helpers/registry.js';
 import { makeImage, pushImage, readAll, type TestImage } from './fixtures.js';
 import { startObjectStore, type ObjectStore } from './object-store.js';
@@ -29,29 +28,10 @@ printLogsOnFailure(() => reg);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'osimage-tls-'));
-  caFile = join(dir, 'ca.crt');
-  const keyFile = join(dir, 'tls.key');
-  await promisify(execFile)('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-days',
-    '2',
-    '-keyout',
-    keyFile,
-    '-out',
-    caFile,
-    '-subj',
-    '/CN=127.0.0.1',
-    '-addext',
-    'subjectAltName=IP:127.0.0.1',
-  ]);
+  const tls = await selfSignedCert(dir);
+  caFile = tls.certFile;
   reg = await startRegistry({ mode: 'open' });
-  tlsProxy = await startFaultProxy(reg.url, { tls: { cert: await readFile(caFile), key: await readFile(keyFile) } });
+  tlsProxy = await startFaultProxy(reg.url, { tls: { cert: tls.cert, key: tls.key } });
   store = await startObjectStore(async (digest) => Buffer.from(await (await fetch(`${reg.url}/v2/tls/img/blobs/${digest}`)).arrayBuffer()));
   image = await makeImage({ noise: 1000 });
   ref = `${tlsProxy.host}/tls/img:v1`;

@@ -1,0 +1,31 @@
+/** The one list of headers osimage sends by default, and the ones that never leave their origin. */
+import { readFileSync } from 'node:fs';
+
+/** Credentials: dropped when a redirect changes origin. */
+export const SENSITIVE_HEADERS: readonly string[] = ['authorization', 'cookie', 'proxy-authorization'];
+
+let userAgent: string | undefined;
+
+/** `osimage/0.1.0`: the version from package.json (two folders up from src/http and from dist/http). */
+function agent(): string {
+  if (userAgent === undefined) {
+    let version = 'unknown';
+    try {
+      version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    } catch {
+      // a packaging mistake must not stop a request
+    }
+    userAgent = `osimage/${version}`;
+  }
+  return userAgent;
+}
+
+/** The default headers under the caller's (lower-case names; the caller's win). */
+export function withDefaultHeaders(headers: Record<string, string> = {}): Record<string, string> {
+  return { 'user-agent': agent(), ...headers };
+}
+
+/** The headers without credentials, for a hop to another origin. */
+export function withoutSensitive(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !SENSITIVE_HEADERS.includes(k.toLowerCase())));
+}

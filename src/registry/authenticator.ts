@@ -1,0 +1,139 @@
+/**
+ * The auth layer of the registry transport: what the registry's challenge asks for (nothing, Basic or
+ * Bearer), the credential (looked up once), tokens per scope set, and what to do after a 401.
+ */
+import { OsimageError } from '../errors.js';
+import { isPrivateAddress } from '../http/address.js';
+import type { HttpClient, Response } from '../http/client.js';
+import type { Credential } from './auth.js';
+import { parseChallenges, pickChallenge, type Challenge } from './challenge.js';
+import { TokenCache, basicHeader, type BearerChallenge } from './token.js';
+
+type AuthState = { kind: 'none' } | { kind: 'basic' } | { kind: 'bearer'; challenge: BearerChallenge };
+
+export type CredentialLookup = () => Promise<{ credential: Credential | undefined; file?: string }>;
+
+export interface AuthenticatorOptions {
+  registry: string;
+  apiHost: string;
+  /** Allows a token realm over plain http. */
+  insecure?: boolean;
+  credential?: CredentialLookup;
+  client: HttpClient;
+}
+
+export class Authenticator {
+  private readonly opts: AuthenticatorOptions;
+  private readonly tokens = new TokenCache();
+  private state: AuthState = { kind: 'none' };
+  private cred: ReturnType<CredentialLookup> | undefined;
+
+  constructor(opts: AuthenticatorOptions) {
+    this.opts = opts;
+  }
+
+  /** Token requests made so far. */
+  get tokenRequests(): number {
+    return this.tokens.requests;
+  }
+
+  private credential(): ReturnType<CredentialLookup> {
+    this.cred ??= this.opts.credential ? this.opts.credential() : Promise.resolve({ credential: undefined });
+    return this.cred;
+  }
+
+  /** Learn the scheme from the ping's answer: 401 with challenges, or open (2xx, 403). */
+  fromPing(status: number, wwwAuthenticate: Response['headers'][string], url: string): void {
+    this.state = status === 401 ? this.stateFrom(parseChallenges(wwwAuthenticate), url) : { kind: 'none' };
+  }
+
+  private stateFrom(challenges: Challenge[], url: string): AuthState {
+    const c = pickChallenge(challenges);
+    if (!c) {
+      if (challenges.length === 0) return { kind: 'basic' };
+      throw new OsimageError(
+        `registry ${this.opts.registry} asks for an unsupported authentication scheme (${challenges.map((x) => x.scheme).join(', ')})`,
+      );
+    }
+    if (c.scheme === 'basic') return { kind: 'basic' };
+    return {
+      kind: 'bearer',
+      challenge: { realm: this.checkRealm(c.params.realm!, url), ...(c.params.service ? { service: c.params.service } : {}) },
+    };
+  }
+
+  /** The realm must be https (unless insecure) and must not point a public registry at a private address. */
+  private checkRealm(realm: string, from: string): string {
+    const registry = this.opts.registry;
+    let u: URL;
+    try {
+      u = new URL(realm, from);
+    } catch {
+      throw new OsimageError(`registry ${registry} sent an invalid token realm "${realm}"`);
+    }
+    if (u.protocol !== 'https:' && !(u.protocol === 'http:' && this.opts.insecure)) {
+      throw new OsimageError(`registry ${registry} sent token realm ${u} that is not https (use --insecure to allow it)`);
+    }
+    const regHost = new URL(`http://${this.opts.apiHost}`).hostname;
+    if (isPrivateAddress(u.hostname) && !isPrivateAddress(regHost)) {
+      throw new OsimageError(`registry ${registry} sent token realm ${u} on a private address; refusing it`);
+    }
+    return u.toString();
+  }
+
+  /** The Authorization header for a request with these token scopes, if the registry asks for one. */
+  async header(scopes: string[]): Promise<string | undefined> {
+    const state = this.state;
+    if (state.kind === 'none') return undefined;
+    const { credential, file } = await this.credential();
+    if (state.kind === 'basic') {
+      if (credential?.username !== undefined && credential.password !== undefined)
+        return basicHeader(credential.username, credential.password);
+      if (credential?.registryToken) return `Bearer ${credential.registryToken}`;
+      return undefined;
+    }
+    const token = await this.tokens.get({
+      challenge: state.challenge,
+      scopes,
+      credential,
+      registry: this.opts.registry,
+      ...(file ? { credentialFile: file } : {}),
+      client: this.opts.client,
+    });
+    return `Bearer ${token}`;
+  }
+
+  /**
+   * After a 401 on `url` with these scopes: the scopes to try once more with (a new token, with any scope
+   * the registry asked for; or the challenge of a repository the ping let through), or undefined.
+   */
+  retryScopes(res: Response, url: string, scopes: string[]): string[] | undefined {
+    const challenges = parseChallenges(res.headers['www-authenticate']);
+    const c = pickChallenge(challenges);
+    const state = this.state;
+    if (c?.scheme === 'bearer' && state.kind === 'bearer') {
+      this.tokens.invalidate({ challenge: state.challenge, scopes });
+      if (c.params.error === 'insufficient_scope' && c.params.scope) {
+        return [...new Set([...scopes, ...c.params.scope.split(' ').filter(Boolean)])];
+      }
+      return scopes;
+    }
+    if (state.kind === 'none' && c) {
+      // The registry let the ping through but challenges this repository.
+      this.state = this.stateFrom(challenges, url);
+      return scopes;
+    }
+    return undefined;
+  }
+
+  /** The message for a final 401: who we were and where the credentials came from. */
+  async unauthorized(what: string): Promise<string> {
+    const { credential, file } = await this.credential().catch(() => ({ credential: undefined, file: undefined }));
+    const from = file ? ` (credentials from ${file})` : '';
+    if (this.state.kind === 'basic' && credential?.username !== undefined) {
+      return `${what}: authentication to ${this.opts.registry} failed as ${credential.username}: 401 Unauthorized${from}`;
+    }
+    const who = credential ? from : ' (no credentials found for this registry)';
+    return `${what}: ${this.opts.registry} answered 401 Unauthorized${who}: the repository does not exist or you lack access`;
+  }
+}

@@ -1,0 +1,75 @@
+/** A registry's unexpected answer as an error: the URL, the status, the registry's own codes, and a `code`. */
+import type { ErrorCode } from '../errors.js';
+import { FetchError } from '../errors.js';
+import { discard, readCapped, statusText, type Response } from '../http/client.js';
+
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** Pull a registry error body apart: `MANIFEST_UNKNOWN: manifest unknown`. */
+export function describeRegistryErrors(body: Buffer): { codes: string[]; text: string } {
+  try {
+    const doc = JSON.parse(body.toString('utf8')) as { errors?: Array<{ code?: unknown; message?: unknown }> };
+    if (Array.isArray(doc?.errors) && doc.errors.length) {
+      const codes = doc.errors.map((e) => (typeof e?.code === 'string' ? e.code : '')).filter(Boolean);
+      const text = doc.errors
+        .map((e) => [typeof e?.code === 'string' ? e.code : '', typeof e?.message === 'string' ? e.message : ''].filter(Boolean).join(': '))
+        .join('; ');
+      return { codes, text };
+    }
+  } catch {
+    // not JSON: fall through
+  }
+  const text = body.toString('utf8').replace(/\s+/g, ' ').trim().slice(0, 200);
+  return { codes: [], text };
+}
+
+const NOT_FOUND_CODES = ['MANIFEST_UNKNOWN', 'NAME_UNKNOWN', 'BLOB_UNKNOWN', 'BLOB_UPLOAD_UNKNOWN'];
+const DENIED_CODES = ['UNAUTHORIZED', 'DENIED'];
+
+/** The ErrorCode of a registry answer: 'not-found', 'unauthorized' or 'http'. */
+export function registryErrorCode(status: number, codes: readonly string[] = []): ErrorCode {
+  if (status === 404 || codes.some((c) => NOT_FOUND_CODES.includes(c))) return 'not-found';
+  if (status === 401 || status === 403 || codes.some((c) => DENIED_CODES.includes(c))) return 'unauthorized';
+  return 'http';
+}
+
+/** The error for a registry response we did not expect, naming the URL, status and the registry's codes. */
+export class RegistryError extends FetchError {
+  readonly codes: string[];
+  override readonly code: ErrorCode;
+  constructor(message: string, url: string, status: number, codes: string[]) {
+    super(message, url, status);
+    this.name = 'RegistryError';
+    this.codes = codes;
+    this.code = registryErrorCode(status, codes);
+  }
+}
+
+/** Why the registry said 401, in words: who we were and where the credentials came from. */
+export type UnauthorizedText = (what: string) => Promise<string>;
+
+/**
+ * Turn an unexpected response into a one-line error naming what, where and why; the body (capped) is
+ * read for the registry's error codes, except for HEAD.
+ */
+export async function registryFailure(
+  res: Response,
+  what: string,
+  method: string | undefined,
+  unauthorized: UnauthorizedText,
+): Promise<RegistryError> {
+  let detail = '';
+  let codes: string[] = [];
+  if (method !== 'HEAD') {
+    try {
+      ({ codes, text: detail } = describeRegistryErrors(await readCapped(res, MAX_ERROR_BODY_BYTES, 'error response')));
+    } catch {
+      discard(res.body);
+    }
+  } else {
+    await res.body.dump().catch(() => undefined);
+  }
+  const msg =
+    res.status === 401 ? await unauthorized(what) : `${what}: ${statusText(res.status)} from ${res.url}${detail ? `: ${detail}` : ''}`;
+  return new RegistryError(msg, res.url, res.status, codes);
+}

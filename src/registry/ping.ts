@@ -1,0 +1,74 @@
+/**
+ * `GET /v2/` once per registry: learn the scheme (https, or http for an insecure registry that speaks
+ * only plain HTTP) and the challenge it answers with.
+ */
+import { FetchError, OsimageError, describe } from '../errors.js';
+import {
+  TransientError,
+  isRetryableStatus,
+  retryableOr,
+  statusText,
+  withRetries,
+  type HttpClient,
+  type Response,
+  type RetryPolicy,
+} from '../http/client.js';
+
+export interface PingOptions {
+  registry: string;
+  /** The host the API is served from. */
+  apiHost: string;
+  /** Verification off, and plain http tried after https. */
+  insecure?: boolean;
+  client: HttpClient;
+  retry: RetryPolicy;
+}
+
+export interface Pinged {
+  /** `https://host` or `http://host`. */
+  base: string;
+  url: string;
+  /** 2xx, 401 (a challenge follows) or 403 (no auth offered). */
+  status: number;
+  wwwAuthenticate: Response['headers'][string];
+}
+
+export async function ping(opts: PingOptions): Promise<Pinged> {
+  const schemes = opts.insecure ? ['https', 'http'] : ['https'];
+  let lastErr: unknown;
+  for (const [i, scheme] of schemes.entries()) {
+    const base = `${scheme}://${opts.apiHost}`;
+    const url = `${base}/v2/`;
+    const fallback = i < schemes.length - 1;
+    const attempt = async () => {
+      const res = await opts.client.send(url, { maxRedirects: 3, what: `registry ${opts.registry}` });
+      await res.body.dump().catch(() => undefined);
+      if (isRetryableStatus(res.status)) throw retryableOr(res, `registry ${opts.registry} ping ${url} answered ${statusText(res.status)}`);
+      return res;
+    };
+    // An https attempt that may fall back to http does not retry a failure to connect (the server may
+    // not speak TLS), but does retry a 429/5xx answer like any other request.
+    const noConnectRetry = async () => {
+      try {
+        return await attempt();
+      } catch (err) {
+        if (err instanceof TransientError && err.status === undefined) throw new FetchError(err.message, err.url, undefined, err);
+        throw err;
+      }
+    };
+    try {
+      const res = await withRetries(fallback ? noConnectRetry : attempt, opts.retry);
+      if ((res.status >= 200 && res.status < 300) || res.status === 401 || res.status === 403) {
+        return { base, url, status: res.status, wwwAuthenticate: res.headers['www-authenticate'] };
+      }
+      throw new FetchError(`${opts.registry} does not look like a registry: ${url} answered ${statusText(res.status)}`, url, res.status);
+    } catch (err) {
+      lastErr = err;
+      // An answer (any status) is final; only a failure to connect falls back to http.
+      if (!(err instanceof FetchError) || err.status !== undefined) throw err;
+      if (!fallback) break;
+    }
+  }
+  const hint = opts.insecure ? '' : ' (use --insecure for a registry that speaks plain HTTP or has an untrusted certificate)';
+  throw new OsimageError(`cannot reach registry ${opts.registry}: ${describe(lastErr)}${hint}`, { cause: lastErr });
+}
