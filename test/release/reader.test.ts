@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openImage } from '../../src/registry/open.js';
 import { buildImage, buildLayer, type BuiltImage, type LayerEntry } from '../../src/release/build-layer.js';
 import { loadReleaseInfo } from '../../src/release/info.js';
-import { findFile, walkLayers, type LayerFile } from '../../src/release/layers.js';
+import { findFile, walkLayers, type LayerFile } from '../../src/release/overlay.js';
 import { resolveImage } from '../../src/registry/platform.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -296,7 +296,7 @@ describe('verify: errors', () => {
     const missing = join(tmp.dir, 'nope.sh');
     expect(await osimage(['verify', '--pins', missing, '--release', `${relRepo}:same`])).toEqual({
       stdout: '',
-      stderr: `error: ${missing} does not exist`,
+      stderr: `error: ${missing}: no such file`,
       exitCode: 1,
     });
     const misspelt = join(tmp.dir, 'misspelt.sh');
