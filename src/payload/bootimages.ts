@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Artifact, BuildMeta } from '../rhcos/meta.js';
 import type { ResolvedBuild } from '../rhcos/resolve.js';
-import { writeFileAtomic } from '../files/atomic.js';
+import { editFileAtomic } from '../files/edit.js';
 import { PayloadError } from './errors.js';
 import { toYaml } from './machineconfig.js';
 import { MCO_NAMESPACE } from './osimageurl.js';
@@ -168,6 +168,6 @@ export async function writeBootimages(dir: string, file: string, stream: StreamM
   const path = join(dir, file);
   const text = bootimagesUpdate(await readTextIfExists(path), stream);
   if (text === undefined) return { path, written: false };
-  await writeFileAtomic(path, text);
+  await editFileAtomic(path, text);
   return { path, written: true };
 }

@@ -9,7 +9,7 @@ import { extname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { describe } from '../errors.js';
 import { sortKeys } from '../json.js';
-import { writeFilesAtomic } from '../files/atomic.js';
+import { editFilesAtomic } from '../files/edit.js';
 import { readError, readText, readTextIfExists } from '../files/read.js';
 import { lineAt, parseYamlDocuments, yamlValue } from '../files/yaml.js';
 import { PayloadError } from './errors.js';
@@ -104,7 +104,7 @@ export async function writeMachineConfigs(dir: string, configs: MachineConfig[])
       writes.push({ path, data });
     }
   }
-  if (writes.length > 0) await writeFilesAtomic(writes);
+  if (writes.length > 0) await editFilesAtomic(writes);
   return outcomes;
 }
 
