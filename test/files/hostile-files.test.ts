@@ -214,31 +214,19 @@ describe('item 18: a failed multi-file write leaves no debris', () => {
     expect(await listing(work)).toEqual(before);
   });
 
-  it('the first rename fails (after its backup was made): no backup or temp file is left', async () => {
-    const { a, b, before } = await twoFiles();
-    hooks.beforeRename = () => {
-      throw new Error('first rename fails');
-    };
-    await expect(
-      writeFilesAtomic([
-        { path: a, data: 'new a\n' },
-        { path: b, data: 'new b\n' },
-      ]),
-    ).rejects.toThrow(/first rename fails/);
-    expect(await listing(work)).toEqual(before);
-  });
-
-  it('the second rename fails: the first file is put back and its backup and both temp files are gone', async () => {
+  it.each([
+    ['first', 'a.yaml', 'no backup or temp file is left'],
+    ['second', 'b.yaml', 'the first file is put back and its backup and both temp files are gone'],
+  ])('the %s rename fails (after its backup was made, at %s): %s', async (which, name) => {
     const { a, b, before } = await twoFiles();
     hooks.beforeRename = (p) => {
-      if (p === b) throw new Error('second rename fails');
+      if (p === join(work, name)) throw new Error(`${which} rename fails`);
     };
-    await expect(
-      writeFilesAtomic([
-        { path: a, data: 'new a\n' },
-        { path: b, data: 'new b\n' },
-      ]),
-    ).rejects.toThrow(/second rename fails/);
+    const writes = [
+      { path: a, data: 'new a\n' },
+      { path: b, data: 'new b\n' },
+    ];
+    await expect(writeFilesAtomic(writes)).rejects.toThrow(`${which} rename fails`);
     expect(await listing(work)).toEqual(before);
   });
 
