@@ -13,6 +13,7 @@ import { hooks, writeFilesAtomic } from '../../src/files/atomic.js';
 import { editFilesAtomic } from '../../src/files/edit.js';
 import { readText } from '../../src/files/read.js';
 import { applyPlan, planPin } from '../../src/pin/plan.js';
+import { promote } from '../../src/pin/promote.js';
 import { writePayload } from '../../src/payload/write.js';
 import { osimage } from '../helpers/cli.js';
 import { CM_FILE, cleanup, tempDir, U, W } from '../payload/helpers.js';
@@ -142,6 +143,21 @@ describe('item 17: symlinks and read-only files as the pin file', () => {
     expect(await readFile(script)).toEqual(bytes);
     expect((await stat(script)).mode & 0o777).toBe(0o444);
     expect(await readdir(work)).toEqual(['release.sh']);
+  });
+
+  it('promote refuses a read-only pin file before running the test', async () => {
+    const script = join(work, 'release.sh');
+    await writeFile(script, 'RHCOS_BUILD_NAME=x\n');
+    await chmod(script, 0o444);
+    let ran = false;
+    const runTest = async () => {
+      ran = true;
+      return { exitCode: 0, signal: undefined };
+    };
+    const req = { file: script, flags: { baseUrl: sb.server.url, channel: 'rhcos-4.12' }, env: {}, test: 'true', commit: false, runTest };
+    await expect(promote(req)).rejects.toThrow(`${script} is`);
+    expect(ran).toBe(false);
+    expect(await readFile(script, 'utf8')).toBe('RHCOS_BUILD_NAME=x\n');
   });
 
   it('a read-only target behind a symlink is refused, naming both', async () => {
