@@ -16,6 +16,7 @@ import {
   type RetryPolicy,
 } from '../http/client.js';
 import { connect, type ConnectOptions } from './connect.js';
+import { checkManifest } from './documents.js';
 import type { ImageReference } from './reference.js';
 import { RegistryError } from './errors.js';
 import type { RegistryTransport } from './transport.js';
@@ -84,7 +85,7 @@ export function parseManifest(bytes: Buffer, contentType: string, what: string):
     throw new OsimageError(`${what} has media type ${mediaType || '(none)'} and is not an image index or image manifest osimage can read`);
   }
   if (doc.schemaVersion !== 2) throw new OsimageError(`${what} has schemaVersion ${String(doc.schemaVersion)}, expected 2`);
-  return { mediaType, parsed: doc as unknown as ImageManifest | ImageIndex };
+  return { mediaType, parsed: checkManifest(doc, what) };
 }
 
 export class RemoteImageSource implements ImageSource {
