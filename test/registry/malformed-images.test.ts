@@ -26,7 +26,7 @@ import {
   tempDir,
   type Temp,
 } from '../helpers/oci-builder.js';
-import { printLogsOnFailure, startRegistry, type TestRegistry } from '../helpers/registry.js';
+import { useRegistry } from '../helpers/registry.js';
 
 let tmp: Temp;
 let base: BuiltImage;
@@ -197,28 +197,20 @@ describe('release-manifests/', () => {
 });
 
 describe('over a registry', () => {
-  let reg: TestRegistry | undefined;
-  printLogsOnFailure(() => reg);
-  beforeAll(async () => {
-    reg = await startRegistry({ mode: 'open' });
-  });
-  afterAll(async () => {
-    await reg?.stop();
-    reg = undefined;
-  });
+  const reg = useRegistry({ mode: 'open' });
 
   test('image-references with tags: [null], pushed to the real registry, names the image and spec.tags[2]', async () => {
     const refs = JSON.parse(imageReferences());
     refs.spec.tags.push(null);
     const img = await releaseWith('image-references', JSON.stringify(refs));
-    const ref = `${reg!.host}/ocp/null-tag:4.13.1`;
+    const ref = `${reg().host}/ocp/null-tag:4.13.1`;
     await pushBuilt(ref, img);
     expectOneLine(await osimage(['release', 'info', '--insecure', ref]), ref, /spec\.tags\[2\]/);
   });
 
   test('the real registry refuses a manifest with layers: [null] on push', async () => {
     const e = manifestOf({ config: base.config.descriptor, layers: [null] });
-    const ref = `${reg!.host}/ocp/null-layer:bad`;
+    const ref = `${reg().host}/ocp/null-layer:bad`;
     const err = (await pushBuilt(ref, { ...base, bytes: e.top.bytes, descriptor: e.top.descriptor }).catch((x: unknown) => x)) as Error;
     // distribution answers 400 DIGEST_INVALID / MANIFEST_BLOB_UNKNOWN: the Node server below serves it instead.
     expect(err.message).toMatch(/400 Bad Request.*MANIFEST_BLOB_UNKNOWN/);
