@@ -6,12 +6,10 @@
  */
 import { OsimageError } from '../errors.js';
 import { digestProblem } from '../oci/digest.js';
-import { jsonKind } from '../oci/json.js';
+import { isJsonObject as isRecord, jsonKind } from '../json.js';
 import type { ImageConfig, ImageIndex, ImageManifest } from './types.js';
 
 type Fail = (path: string, problem: string) => never;
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const failer =
   (what: string): Fail =>

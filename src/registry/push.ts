@@ -8,7 +8,7 @@ import { statusText, type Response } from '../http/client.js';
 import { connect, type ConnectOptions } from './connect.js';
 import type { ImageReference } from './reference.js';
 import type { RegistryTransport } from './transport.js';
-import { sha256Digest } from './verify.js';
+import { sha256Digest } from './digest.js';
 
 export type PushOptions = ConnectOptions;
 

@@ -7,7 +7,7 @@ import type Semver from 'semver';
 import { describe } from '../errors.js';
 import { lazyRequire } from '../lazy.js';
 import type { ImageStream } from '../oci/image-stream.js';
-import { tooDeep, tooDeepMessage } from '../oci/json.js';
+import { tooDeep, tooDeepMessage } from '../json.js';
 
 export interface CincinnatiMetadata {
   kind?: string;

@@ -1,6 +1,6 @@
-/** src/oci/json.ts: words for JSON values and the depth bound (issue 12 item 12). */
+/** src/json.ts: words for JSON values and the depth bound (issue 12 item 12). */
 import { describe, expect, test } from 'vitest';
-import { MAX_JSON_DEPTH, jsonKind, tooDeep } from '../../src/oci/json.js';
+import { MAX_JSON_DEPTH, jsonKind, tooDeep } from '../../src/json.js';
 
 const nested = (n: number): unknown => JSON.parse(`{"a":${'['.repeat(n)}${']'.repeat(n)}}`);
 
