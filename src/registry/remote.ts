@@ -15,6 +15,7 @@ import {
   type Response,
   type RetryPolicy,
 } from '../http/client.js';
+import { redactUrl } from '../http/redact.js';
 import { connect, type ConnectOptions } from './connect.js';
 import type { ImageReference } from './reference.js';
 import { RegistryError } from './errors.js';
@@ -28,7 +29,7 @@ import {
   type ImageSource,
   type SourceOptions,
 } from './types.js';
-import { sha256Digest, verifyBytes, verifyingStream } from './verify.js';
+import { checkDescriptorSizes, isValidSize, sha256Digest, verifyBytes, verifyingStream } from './verify.js';
 
 /** Manifests are small documents; a bigger one is refused (as containers/image does). */
 export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
@@ -83,6 +84,7 @@ export function parseManifest(bytes: Buffer, contentType: string, what: string):
     throw new OsimageError(`${what} has media type ${mediaType || '(none)'} and is not an image index or image manifest osimage can read`);
   }
   if (doc.schemaVersion !== 2) throw new OsimageError(`${what} has schemaVersion ${String(doc.schemaVersion)}, expected 2`);
+  checkDescriptorSizes(doc, what);
   return { mediaType, parsed: doc as unknown as ImageManifest | ImageIndex };
 }
 
@@ -162,7 +164,7 @@ export class RemoteImageSource implements ImageSource {
     }
     if (err.status === 403 || err.codes.includes('DENIED')) {
       return new RegistryError(
-        `image "${display}" does not exist or you don't have permission to access the repository (${statusText(err.status ?? 403)} from ${err.url})`,
+        `image "${display}" does not exist or you don't have permission to access the repository (${statusText(err.status ?? 403)} from ${redactUrl(err.url)})`,
         err.url,
         err.status ?? 403,
         err.codes,
@@ -184,10 +186,10 @@ export class RemoteImageSource implements ImageSource {
     if (offset === 0) {
       if (res.status !== 200) {
         discard(res.body);
-        throw new FetchError(`${what}: unexpected ${statusText(res.status)} from ${res.url}`, res.url, res.status);
+        throw new FetchError(`${what}: unexpected ${statusText(res.status)} from ${redactUrl(res.url)}`, res.url, res.status);
       }
       if (Number.isFinite(length) && res.headers['content-length'] !== undefined && desc.size >= 0 && length !== desc.size) {
-        const msg = `${what}: ${res.url} sent Content-Length ${length} but the descriptor says ${desc.size} bytes`;
+        const msg = `${what}: ${redactUrl(res.url)} sent Content-Length ${length} but the descriptor says ${desc.size} bytes`;
         if (!this.opts.skipVerification) {
           discard(res.body);
           throw new FetchError(msg, res.url, res.status);
@@ -199,7 +201,7 @@ export class RemoteImageSource implements ImageSource {
     if (res.status !== 206) {
       discard(res.body);
       throw new FetchError(
-        `${what}: cannot resume at byte ${offset}: ${res.url} answered ${statusText(res.status)} to a Range request`,
+        `${what}: cannot resume at byte ${offset}: ${redactUrl(res.url)} answered ${statusText(res.status)} to a Range request`,
         res.url,
         res.status,
       );
@@ -209,13 +211,22 @@ export class RemoteImageSource implements ImageSource {
     const end = desc.size >= 0 ? desc.size - 1 : undefined;
     if (!m || Number(m[1]) !== offset || (end !== undefined && Number(m[2]) !== end)) {
       discard(res.body);
-      throw new FetchError(`${what}: cannot resume at byte ${offset}: ${res.url} sent Content-Range "${range}"`, res.url, res.status);
+      throw new FetchError(
+        `${what}: cannot resume at byte ${offset}: ${redactUrl(res.url)} sent Content-Range "${range}"`,
+        res.url,
+        res.status,
+      );
     }
     return res;
   }
 
   async blob(desc: Descriptor): Promise<Readable> {
     const what = `blob ${desc.digest} of ${this.reference.name}`;
+    if (!isValidSize(desc.size)) {
+      throw new OsimageError(`${what}: the descriptor's size ${String(desc.size)} is not a whole number of bytes`, {
+        code: 'invalid-input',
+      });
+    }
     const verifier = verifyingStream(
       { digest: desc.digest, size: desc.size },
       { skipVerification: this.opts.skipVerification, onWarning: this.opts.onWarning, what },
@@ -225,6 +236,7 @@ export class RemoteImageSource implements ImageSource {
     const retries = this.policy.retries;
     const self = this;
     let current: Response = first;
+    const registry = this.reference.registry;
     async function* chunks(): AsyncGenerator<Buffer> {
       let offset = 0;
       let resumes = 0;
@@ -234,17 +246,31 @@ export class RemoteImageSource implements ImageSource {
         try {
           for await (const chunk of current.body) {
             offset += (chunk as Buffer).length;
+            // A registry that sends more than the descriptor's size (or never stops) is not read further.
+            if (offset > desc.size) break;
             onProgress?.(desc.digest, offset, desc.size);
             yield chunk as Buffer;
           }
         } catch (err) {
           failure = err;
         }
+        if (offset > desc.size) {
+          discard(current.body);
+          throw new OsimageError(
+            `${what}: registry ${registry} sent more than the ${desc.size} bytes the descriptor gives; stopped reading ${redactUrl(current.url)}`,
+            { code: 'size-mismatch' },
+          );
+        }
         const resumable =
           failure === undefined ? desc.size >= 0 && offset < desc.size : isTransientNetworkError(failure) || isResumableBodyError(failure);
         if (!resumable) {
           if (failure !== undefined)
-            throw new FetchError(`${what}: reading from ${current.url} failed: ${describe(failure)}`, current.url, current.status, failure);
+            throw new FetchError(
+              `${what}: reading from ${redactUrl(current.url)} failed: ${describe(failure)}`,
+              current.url,
+              current.status,
+              failure,
+            );
           return;
         }
         if (resumes >= retries) {

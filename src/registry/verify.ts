@@ -32,6 +32,39 @@ export function verifyBytes(bytes: Uint8Array, expected: string, opts: VerifyOpt
   if (actual !== expected) mismatch(expected, actual, opts.what ?? 'content', opts);
 }
 
+/** A descriptor's size must be a whole number of bytes, 0 or more: a negative one would switch every size check off. */
+export function isValidSize(size: unknown): size is number {
+  return typeof size === 'number' && Number.isSafeInteger(size) && size >= 0;
+}
+
+/**
+ * Refuse a manifest or index whose descriptors (config, layers, manifests) have a negative, fractional or
+ * missing size, naming the manifest and the descriptor.
+ */
+export function checkDescriptorSizes(doc: { config?: unknown; layers?: unknown; manifests?: unknown }, what: string): void {
+  const check = (d: unknown, where: string) => {
+    const size = (d as { size?: unknown } | null)?.size;
+    if (!isValidSize(size)) {
+      const digest = (d as { digest?: unknown } | null)?.digest;
+      const named = typeof digest === 'string' ? ` (${digest.slice(0, 80)})` : '';
+      throw new OsimageError(
+        `${what}: ${where}${named} has size ${String(JSON.stringify(size)).slice(0, 40)}, not a whole number of bytes`,
+        {
+          code: 'invalid-input',
+        },
+      );
+    }
+  };
+  if (doc.config !== undefined) check(doc.config, 'config');
+  for (const [key, list] of [
+    ['layers', doc.layers],
+    ['manifests', doc.manifests],
+  ] as const) {
+    if (!Array.isArray(list)) continue;
+    for (const [i, d] of list.entries()) check(d, `${key}[${i}]`);
+  }
+}
+
 /**
  * A pass-through stream that hashes what flows and, at the end, fails when the digest or size
  * differs from what was expected. Bytes flow on without buffering.
@@ -45,6 +78,10 @@ export function verifyingStream(expected: { digest: string; size?: number }, opt
     transform(chunk: Buffer, _enc, cb: TransformCallback) {
       hash.update(chunk);
       size += chunk.length;
+      if (expected.size !== undefined && expected.size >= 0 && size > expected.size && !opts.skipVerification) {
+        cb(new OsimageError(`size mismatch for ${what}: more than the ${expected.size} bytes expected`, { code: 'size-mismatch' }));
+        return;
+      }
       cb(null, chunk);
     },
     flush(cb: TransformCallback) {
