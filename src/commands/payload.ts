@@ -215,11 +215,12 @@ function checkCommand(): Command {
     .action(async (opts: CheckOptions) => {
       if ((opts.images === undefined) === (opts.fromRelease === undefined))
         throw new UsageError('give exactly one of --images and --from-release');
-      const { checkOperators, readInputImages, readOperatorDir } = await import('../payload/check.js');
+      const { checkOperators, readInputImages } = await import('../payload/check.js');
+      const { readOperatorDirs } = await import('../payload/operator-dirs.js');
       const { out, error } = await import('../output/terminal.js');
       const view = await import('../output/payload-view.js');
       const { json } = await import('../output/format.js');
-      const operators = await readOperatorDir(opts.dir);
+      const operators = await readOperatorDirs(opts.dir);
       const input = opts.images !== undefined ? await readInputImages(opts.images) : await releaseInputs(opts.fromRelease!, opts);
       const result = checkOperators(operators, input);
       if (opts.output === 'json') out(json(result));
@@ -236,7 +237,7 @@ function checkCommand(): Command {
 async function releaseInputs(image: string, o: RegistryOptionValues) {
   const { openImage } = await import('../registry/open.js');
   const { loadReleaseInfo } = await import('../release/info.js');
-  const { imageStreamFromObject } = await import('../payload/image-stream.js');
+  const { imageStreamFromObject } = await import('../oci/image-stream.js');
   const { warn } = await import('../output/terminal.js');
   const state = { verificationFailed: false };
   const { opts, progress } = await sourceOptions(o, state);
@@ -248,7 +249,8 @@ async function releaseInputs(image: string, o: RegistryOptionValues) {
     });
     progress.done();
     if (state.verificationFailed) warn('the release image failed content verification and may have been tampered with');
-    return imageStreamFromObject(info.references, `${image} (release-manifests/image-references)`);
+    // payload check reads its inputs strictly, wherever they come from.
+    return imageStreamFromObject(info.references, { strict: true, source: `${image} (release-manifests/image-references)` });
   } finally {
     progress.done();
     await source.close();

@@ -18,9 +18,10 @@ stdout carries only promote's answer. Only when CMD exits 0 are FILE (and --meta
 or not at all; otherwise promote exits 1 naming CMD's exit code and leaves every file untouched.
 
 --commit commits the changed files with git ("Promote RHCOS build NEW (was OLD)"); it refuses to
-start (before running CMD) when those files have uncommitted changes. FILE.lock (holding the pid)
-stops two promotions of the same FILE at once; a promotion stopped by SIGINT/SIGTERM removes its
-lock (exit 130/143), and a lock left by a dead process is reported with the command to remove it.
+start (before running CMD) when those files have uncommitted changes. FILE.lock (holding the pid, beside
+FILE's real path) stops two promotions of the same FILE at once; a promotion stopped by SIGINT/SIGTERM
+stops CMD's whole process group and removes its lock (exit 130/143), and a lock left by a dead process
+is reported with the command to remove it.
 `;
 
 export function command(): Command {
@@ -47,17 +48,21 @@ export function command(): Command {
       const { misspeltEnvWarnings } = await import('../rhcos/settings.js');
       misspeltEnvWarnings(process.env).forEach(term.warn);
       const { promote } = await import('../pin/promote.js');
-      const { shellTestRunner } = await import('../pin/test-runner.js');
+      const { shellTestRunner, stopRunningTests } = await import('../pin/test-runner.js');
       const { releaseHeldLocksSync } = await import('../pin/lock.js');
-      // Interrupted (Ctrl-C, a CI timeout): drop our lock so the next run is not met by a stale one.
-      // execa stops the test command when we exit; no file has been written unless the test passed.
+      // Interrupted (Ctrl-C, a CI timeout): drop our lock so the next run is not met by a stale one, and
+      // stop the test command's whole process group before exiting. No file has been written unless the test passed.
+      let stopping: Promise<never> | undefined;
       const onSignal = (signal: NodeJS.Signals) => {
-        releaseHeldLocksSync();
-        term.error(`interrupted by ${signal}; not promoted`);
-        process.exit(signal === 'SIGINT' ? 130 : 143);
+        stopping ??= (async () => {
+          releaseHeldLocksSync();
+          term.error(`interrupted by ${signal}; not promoted`);
+          await stopRunningTests();
+          process.exit(signal === 'SIGINT' ? 130 : 143);
+        })();
       };
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
       const result = await promote({
         file: opts.write,
         meta: opts.meta,
@@ -67,6 +72,10 @@ export function command(): Command {
         commit: opts.commit ?? false,
         runTest: shellTestRunner({ stdout: process.stderr, stderr: process.stderr }),
         onProgress: (m) => term.info(m),
+      }).catch(async (err: unknown) => {
+        // The test we stopped fails the promotion: the signal handler has the last word.
+        if (stopping) await stopping;
+        throw err;
       });
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

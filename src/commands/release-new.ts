@@ -159,8 +159,9 @@ export function newCommand(): Command {
           name = `oci-archive:${o.toFile}:${tag}`;
         } else {
           const { pushRelease } = await import('../release/new/output.js');
-          // A tag the user typed (the parser fills in `latest` when there is none) wins; else the version.
-          const typedTag = /:[^/]+$/.test(o.toImage!);
+          // A tag the user typed wins; else the version.
+          const { parseImageReference } = await import('../oci/reference.js');
+          const typedTag = parseImageReference(o.toImage!, { dockerTransport: true }).tag !== undefined;
           const target = typedTag ? o.toImage! : `${o.toImage}:${tag}`;
           digest = await pushRelease(image, target, baseSource, {
             ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}),

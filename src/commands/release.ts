@@ -65,7 +65,7 @@ function infoCommand(): Command {
         progress.done();
         if (state.verificationFailed) warn('the release image failed content verification and may have been tampered with');
         if (o.imageFor !== undefined) {
-          const { imageFor } = await import('../release/references.js');
+          const { imageFor } = await import('../oci/image-stream.js');
           const pull = imageFor(info.references, o.imageFor);
           if (!pull) throw new OsimageError(`no image tag "${o.imageFor}" exists in the release image ${image}`);
           out(pull);

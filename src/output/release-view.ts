@@ -3,7 +3,9 @@
  * wide as its widest cell in a run of consecutive lines that have it, plus one space).
  */
 import { createdString, type ReleaseInfo } from '../release/info.js';
-import { ANNOTATION_COMMIT, ANNOTATION_SOURCE_LOCATION, digestOf, dockerImage, sortSemver } from '../release/references.js';
+import { digestOf } from '../oci/digest.js';
+import { dockerImage } from '../oci/image-stream.js';
+import { ANNOTATION_COMMIT, ANNOTATION_SOURCE_LOCATION, sortSemver } from '../release/references.js';
 
 /** Go text/tabwriter with minwidth 0, padding 1, pad char ' ', no flags. */
 export function tabwrite(text: string, padding = 1): string {

@@ -7,22 +7,15 @@
  * The core, {@link checkOperators}, takes parsed values, so the input ImageStream can come from a file
  * or from a release image's `release-manifests/image-references`.
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { describe } from '../errors.js';
+import { dockerImage, type ImageStream } from '../oci/image-stream.js';
 import { PayloadError } from './errors.js';
-import { dockerImage, IMAGE_REFERENCES, parseImageStream, type ImageStream } from './image-stream.js';
-import { readIfExists, requireDir } from './write.js';
+import { parseImageStream } from './image-stream.js';
+import { readOperatorDirs, type OperatorDir } from './operator-dirs.js';
 
-export interface OperatorReferences {
-  /** The operator's folder name. */
-  operator: string;
-  /** Where its image-references came from (for messages); undefined when it has none. */
-  file: string | undefined;
-  references: ImageStream | undefined;
-  /** Manifest files in the folder (.yaml, .yml, .json). */
-  manifests: number;
-}
+/** What the check needs of an operator folder (see operator-dirs.ts for the reader). */
+export type OperatorReferences = Pick<OperatorDir, 'operator' | 'file' | 'references' | 'manifests'>;
 
 export type ProblemKind = 'missing-tag' | 'duplicate-repository' | 'empty-reference';
 
@@ -49,17 +42,17 @@ const invalid = (operator: string, inner: string) =>
 
 /** Check every operator's references against the input images. Pure: no files, no printing. */
 export function checkOperators(operators: OperatorReferences[], input: ImageStream): CheckResult {
-  const available = new Set(input.tags.filter((t) => dockerImage(t)).map((t) => t.name));
+  const available = new Set(input.spec.tags.filter((t) => dockerImage(t)).map((t) => t.name));
   const problems: Problem[] = [];
   let references = 0;
   const sorted = [...operators].sort((a, b) => (a.operator < b.operator ? -1 : a.operator > b.operator ? 1 : 0));
   for (const op of sorted) {
     if (!op.references) continue;
     const seen = new Map<string, string>();
-    for (const tag of op.references.tags) {
+    for (const tag of op.references.spec.tags) {
       if (tag.from?.kind !== 'DockerImage') continue; // oc maps only DockerImage references
       references++;
-      const source = tag.from.name;
+      const source = tag.from.name ?? '';
       if (source === '') {
         problems.push({
           operator: op.operator,
@@ -101,39 +94,6 @@ export function checkOperators(operators: OperatorReferences[], input: ImageStre
   };
 }
 
-const MANIFEST_RE = /\.(ya?ml|json)$/i;
-
-/** Read a `--from-dir`-style folder: one subfolder per operator, each with an optional image-references. */
-export async function readOperatorDir(dir: string): Promise<OperatorReferences[]> {
-  await requireDir(dir);
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (err) {
-    throw new PayloadError(`cannot read: ${describe(err)}`, { file: dir });
-  }
-  const ops = entries
-    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
-    .map((e) => e.name)
-    .sort();
-  if (ops.length === 0) throw new PayloadError('holds no operator folders', { file: dir });
-  const out: OperatorReferences[] = [];
-  for (const operator of ops) {
-    const folder = join(dir, operator);
-    const files = await readdir(folder, { withFileTypes: true });
-    const manifests = files.filter((f) => f.isFile() && MANIFEST_RE.test(f.name)).length;
-    const file = join(folder, IMAGE_REFERENCES);
-    const text = await readIfExists(file);
-    out.push({
-      operator,
-      file: text === undefined ? undefined : file,
-      references: text === undefined ? undefined : parseImageStream(text, file),
-      manifests,
-    });
-  }
-  return out;
-}
-
 /** Read the input ImageStream file (JSON or YAML). */
 export async function readInputImages(file: string): Promise<ImageStream> {
   let text: string;
@@ -147,6 +107,6 @@ export async function readInputImages(file: string): Promise<ImageStream> {
 
 /** Read both and check. */
 export async function checkPayloadDir(dir: string, imagesFile: string): Promise<CheckResult> {
-  const [operators, input] = await Promise.all([readOperatorDir(dir), readInputImages(imagesFile)]);
+  const [operators, input] = await Promise.all([readOperatorDirs(dir), readInputImages(imagesFile)]);
   return checkOperators(operators, input);
 }

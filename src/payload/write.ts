@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { describe } from '../errors.js';
 import { writeFilesAtomic, type AtomicWrite } from '../files/atomic.js';
 import { PayloadError } from './errors.js';
-import { IMAGE_REFERENCES, OS_CONTENT_TAG, setImageReferenceTag } from './image-stream.js';
+import { IMAGE_REFERENCES, OS_CONTENT_TAG } from '../oci/image-stream.js';
+import { setImageReferenceTag } from './image-stream.js';
 import { DEFAULT_CONFIGMAP_FILE, setOsImageUrl } from './osimageurl.js';
 import { requireOsImagePullspec } from './pullspec.js';
 

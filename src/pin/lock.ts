@@ -1,14 +1,41 @@
 import { readFileSync, unlinkSync } from 'node:fs';
-import { open, readFile, unlink } from 'node:fs/promises';
+import { lstat, open, readFile, readlink, realpath, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import { OsimageError, describe } from '../errors.js';
 import { LockError } from './errors.js';
 
 /** Lock files this process holds, so a signal handler can drop them before exiting. */
 const held = new Set<string>();
 
-/** The lock file that guards promotions of `file`. */
-export function lockPathFor(file: string): string {
-  return `${file}.lock`;
+/** Links followed before giving up, as the kernel's ELOOP limit. */
+const MAX_LINKS = 40;
+
+/**
+ * Where `file` really is: every symlink followed, also a last link whose target does not exist yet (a
+ * promotion may create the file), so that every name of one file gives the same path.
+ */
+async function realPathOf(file: string, depth = 0): Promise<string> {
+  const abs = resolvePath(file);
+  try {
+    return await realpath(abs);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const st = await lstat(abs).catch(() => undefined);
+  if (st?.isSymbolicLink()) {
+    if (depth >= MAX_LINKS) throw new OsimageError(`cannot lock ${file}: too many levels of symbolic links`);
+    return realPathOf(resolvePath(dirname(abs), await readlink(abs)), depth + 1);
+  }
+  const dir = await realpath(dirname(abs)).catch(() => dirname(abs));
+  return join(dir, basename(abs));
+}
+
+/**
+ * The lock file that guards promotions of `file`: beside the file's real path, so that two names of one
+ * file (a symlink and its target) share one lock.
+ */
+export async function lockPathFor(file: string): Promise<string> {
+  return `${await realPathOf(file)}.lock`;
 }
 
 function alive(pid: number): boolean {
@@ -21,11 +48,13 @@ function alive(pid: number): boolean {
 }
 
 /**
- * Take the lock of `file`: `<file>.lock`, created exclusively, holding our pid. A lock held by a live
+ * Take the lock of `file`: `<real path of file>.lock`, created exclusively, holding our pid. A lock held by a live
  * process, or left by a dead one, is an error naming the pid and how to remove it. Returns the release.
  */
 export async function acquireLock(file: string): Promise<() => Promise<void>> {
-  const path = lockPathFor(file);
+  const path = await lockPathFor(file).catch((err: unknown) => {
+    throw err instanceof OsimageError ? err : new OsimageError(`cannot lock ${file}: ${describe(err)}`);
+  });
   try {
     const fh = await open(path, 'wx', 0o644);
     try {

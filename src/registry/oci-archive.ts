@@ -23,15 +23,32 @@ function cString(buf: Buffer, start: number, end: number): string {
   return buf.toString('utf8', start, nul >= 0 && nul < end ? nul : end);
 }
 
-/** A numeric header field: octal text, or GNU base-256 when the top bit of the first byte is set. */
+/**
+ * A numeric header field: octal text, or GNU base-256 (two's complement) when the top bit of the first
+ * byte is set. Text that is not octal gives NaN, a negative base-256 value a negative number: callers
+ * that take a size check it with `checkSize`.
+ */
 function numeric(buf: Buffer, start: number, end: number): number {
   if (buf[start]! & 0x80) {
-    let n = buf[start]! & 0x7f;
+    // The marker bit dropped, bit 6 of the first byte is the sign.
+    let n = (buf[start]! & 0x7f) - (buf[start]! & 0x40 ? 0x80 : 0);
     for (let i = start + 1; i < end; i++) n = n * 256 + buf[i]!;
     return n;
   }
   const text = cString(buf, start, end).trim();
-  return text === '' ? 0 : parseInt(text, 8);
+  if (text === '') return 0;
+  return /^-?[0-7]+$/.test(text) ? parseInt(text, 8) : Number.NaN;
+}
+
+/**
+ * A size read from a header must be a whole number of bytes that fits in what is left of the archive:
+ * a negative size would send the reader back to the same header forever, an absurd one past the end.
+ */
+function checkSize(size: number, what: string, at: number, left: number): number {
+  if (!Number.isSafeInteger(size)) throw new Error(`${what} at offset ${at} has an invalid size (${size})`);
+  if (size < 0) throw new Error(`${what} at offset ${at} has a negative size (${size})`);
+  if (size > left) throw new Error(`${what} at offset ${at} has a size of ${size} bytes, past the end of the archive (${left} bytes left)`);
+  return size;
 }
 
 function checksumOk(h: Buffer): boolean {
@@ -39,6 +56,9 @@ function checksumOk(h: Buffer): boolean {
   for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : h[i]!;
   return sum === numeric(h, 148, 156);
 }
+
+/** A pax decimal number (negative ones kept, for checkSize to name); anything else (a fraction, text) is NaN. */
+const paxNumber = (text: string): number => (/^-?\d+$/.test(text) ? Number(text) : Number.NaN);
 
 /** `len key=value\n` records of a pax extended header. */
 function paxRecords(data: Buffer): Map<string, string> {
@@ -84,11 +104,14 @@ export async function indexTar(file: string): Promise<Map<string, Span>> {
       if (header.every((b) => b === 0)) break; // end-of-archive marker
       if (!checksumOk(header)) throw new Error(`bad tar header checksum at offset ${offset}`);
       const type = String.fromCharCode(header[156]!);
-      let size = numeric(header, 124, 136);
       const data = offset + BLOCK;
+      let size = checkSize(numeric(header, 124, 136), 'tar header', offset, total - data);
       const next = () => data + Math.ceil(size / BLOCK) * BLOCK;
       if (type === 'x' || type === 'g') {
         const records = paxRecords(await readData(data, size));
+        const paxSize = records.get('size');
+        // Checked here to name this header; its fit in the archive is checked on the entry it sizes.
+        if (paxSize !== undefined) checkSize(paxNumber(paxSize), 'pax header', offset, Number.POSITIVE_INFINITY);
         if (type === 'x') pax = records;
         offset = next();
         continue;
@@ -108,11 +131,10 @@ export async function indexTar(file: string): Promise<Map<string, Span>> {
       if (prefix) name = `${prefix}/${name}`;
       if (longName !== undefined) name = longName;
       if (pax.has('path')) name = pax.get('path')!;
-      if (pax.has('size')) size = parseInt(pax.get('size')!, 10);
+      if (pax.has('size')) size = checkSize(paxNumber(pax.get('size')!), `tar header (sized by pax)`, offset, total - data);
       longName = undefined;
       pax = new Map();
       if (type === '0' || type === '\0' || type === '7') {
-        if (data + size > total) throw new Error(`${name} is truncated`);
         entries.set(posix.normalize(name.replace(/^(\.\/|\/)+/, '')), { offset: data, size });
       }
       offset = next();

@@ -1,5 +1,5 @@
 /**
- * The `oci:DIR[:TAG]` transport: an OCI image layout on disk (oci-layout, index.json, blobs/sha256/<hex>).
+ * The `oci:DIR[:TAG]` transport: an OCI image layout on disk (oci-layout, index.json, blobs/<algorithm>/<hex>).
  * The same reader serves `oci-archive:` through a different file store (see oci-archive.ts).
  */
 import { createReadStream } from 'node:fs';
@@ -17,7 +17,8 @@ import {
   type ImageSource,
   type SourceOptions,
 } from './types.js';
-import { isDigest, sha256Digest, verifyBytes, verifyingStream } from './verify.js';
+import { isDigest } from '../oci/digest.js';
+import { sha256Digest, verifyBytes, verifyingStream } from './verify.js';
 
 export const REF_NAME_ANNOTATION = 'org.opencontainers.image.ref.name';
 
@@ -38,8 +39,8 @@ export interface LayoutFiles {
 export function parseLayoutReference(ref: string, transport: 'oci' | 'oci-archive'): { path: string; tag: string | undefined } {
   const rest = ref.slice(transport.length + 1);
   // A digest selector (`DIR@sha256:…`) may follow the path.
-  const at = rest.search(/@sha256:[a-f0-9]{64}$/);
-  if (at > 0) return { path: rest.slice(0, at), tag: rest.slice(at + 1) };
+  const at = rest.lastIndexOf('@');
+  if (at > 0 && isDigest(rest.slice(at + 1))) return { path: rest.slice(0, at), tag: rest.slice(at + 1) };
   const colon = rest.indexOf(':');
   const path = colon >= 0 ? rest.slice(0, colon) : rest;
   const tag = colon >= 0 ? rest.slice(colon + 1) : undefined;
@@ -50,7 +51,7 @@ export function parseLayoutReference(ref: string, transport: 'oci' | 'oci-archiv
 
 function blobPath(digest: string): string {
   if (!isDigest(digest)) throw new OsimageError(`unsupported or invalid digest ${digest}`);
-  return `blobs/sha256/${digest.slice('sha256:'.length)}`;
+  return `blobs/${digest.replace(':', '/')}`;
 }
 
 function parseManifestJson(bytes: Buffer, what: string): ImageManifest | ImageIndex {

@@ -29,6 +29,7 @@ import {
   type ImageSource,
   type SourceOptions,
 } from './types.js';
+import { isDigest } from '../oci/digest.js';
 import { checkDescriptorSizes, isValidSize, sha256Digest, verifyBytes, verifyingStream } from './verify.js';
 
 /** Manifests are small documents; a bigger one is refused (as containers/image does). */
@@ -144,7 +145,7 @@ export class RemoteImageSource implements ImageSource {
       const header = res.headers['docker-content-digest'];
       const claimed = Array.isArray(header) ? header[0] : header;
       if (expected) verifyBytes(bytes, expected, verify);
-      else if (claimed?.startsWith('sha256:')) verifyBytes(bytes, claimed, verify);
+      else if (claimed && isDigest(claimed)) verifyBytes(bytes, claimed, verify);
       const contentType = mediaTypeOf(res.headers['content-type']);
       const { mediaType, parsed } = parseManifest(bytes, contentType, what);
       return { digest: expected ?? sha256Digest(bytes), mediaType, bytes, parsed };

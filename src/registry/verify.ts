@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import { OsimageError } from '../errors.js';
-
-const DIGEST_RE = /^sha256:[a-f0-9]{64}$/;
-
-export function isDigest(value: string): boolean {
-  return DIGEST_RE.test(value);
-}
+import { digestAlgorithm, isDigest } from '../oci/digest.js';
 
 export function sha256Digest(bytes: Uint8Array | string): string {
   return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
@@ -25,10 +20,19 @@ function mismatch(expected: string, actual: string, what: string, opts: VerifyOp
   opts.onWarning?.(`${msg} (continuing: --skip-verification)`);
 }
 
-/** Check whole bytes against a digest (only sha256 is computed; other algorithms are an error). */
+/** The hash for an expected digest: its own algorithm (sha256, sha384 or sha512); anything else is an error. */
+function hashFor(expected: string) {
+  if (!isDigest(expected)) throw new OsimageError(`unsupported or invalid digest ${expected}`);
+  const algorithm = digestAlgorithm(expected);
+  const hash = createHash(algorithm);
+  return { update: (b: Uint8Array) => hash.update(b), digest: () => `${algorithm}:${hash.digest('hex')}` };
+}
+
+/** Check whole bytes against a digest, computed with the digest's own algorithm. */
 export function verifyBytes(bytes: Uint8Array, expected: string, opts: VerifyOptions = {}): void {
-  if (!expected.startsWith('sha256:')) throw new OsimageError(`unsupported digest algorithm in ${expected}`);
-  const actual = sha256Digest(bytes);
+  const hash = hashFor(expected);
+  hash.update(bytes);
+  const actual = hash.digest();
   if (actual !== expected) mismatch(expected, actual, opts.what ?? 'content', opts);
 }
 
@@ -70,8 +74,7 @@ export function checkDescriptorSizes(doc: { config?: unknown; layers?: unknown; 
  * differs from what was expected. Bytes flow on without buffering.
  */
 export function verifyingStream(expected: { digest: string; size?: number }, opts: VerifyOptions = {}): Transform {
-  if (!expected.digest.startsWith('sha256:')) throw new OsimageError(`unsupported digest algorithm in ${expected.digest}`);
-  const hash = createHash('sha256');
+  const hash = hashFor(expected.digest);
   let size = 0;
   const what = opts.what ?? `blob ${expected.digest}`;
   return new Transform({
@@ -91,7 +94,7 @@ export function verifyingStream(expected: { digest: string; size?: number }, opt
           if (!opts.skipVerification) throw new OsimageError(msg);
           opts.onWarning?.(`${msg} (continuing: --skip-verification)`);
         }
-        const actual = `sha256:${hash.digest('hex')}`;
+        const actual = hash.digest();
         if (actual !== expected.digest) mismatch(expected.digest, actual, what, opts);
         cb();
       } catch (err) {

@@ -3,7 +3,9 @@
  * component versions, and the images added, removed and changed. Pure: two ReleaseInfo in, a diff out.
  */
 import type { ReleaseInfo } from './info.js';
-import { ANNOTATION_COMMIT, digestOf, dockerImage } from './references.js';
+import { digestOf } from '../oci/digest.js';
+import { dockerImage } from '../oci/image-stream.js';
+import { ANNOTATION_COMMIT } from './references.js';
 
 export interface ReleaseSummary {
   image: string;

@@ -7,17 +7,10 @@ import { OsimageError } from '../errors.js';
 import { resolveImage } from '../registry/platform.js';
 import type { Descriptor, ImageConfig, ImageSource } from '../registry/types.js';
 import { walkLayers, type UnsafeEntry } from './layers.js';
-import {
-  componentVersions,
-  parseImageReferences,
-  parseReleaseMetadata,
-  type CincinnatiMetadata,
-  type ComponentVersion,
-  type ImageStream,
-} from './references.js';
+import { IMAGE_REFERENCES, parseImageReferences, type ImageStream } from '../oci/image-stream.js';
+import { componentVersions, parseReleaseMetadata, type CincinnatiMetadata, type ComponentVersion } from './references.js';
 
 export const RELEASE_FOLDER = 'release-manifests';
-export const IMAGE_REFERENCES = 'image-references';
 export const RELEASE_METADATA = 'release-metadata';
 
 export interface ReleaseInfo {

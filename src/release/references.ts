@@ -1,27 +1,12 @@
 /**
- * The two metadata files of a release payload: `image-references` (an ImageStream naming every component
- * image) and `release-metadata` (Cincinnati metadata: version, previous, next, metadata).
+ * The metadata of a release payload beside its `image-references` (the ImageStream model is in
+ * src/oci/image-stream.ts): `release-metadata` (Cincinnati metadata: version, previous, next, metadata) and
+ * the component versions in the images' annotations.
  */
 import type Semver from 'semver';
-import type * as Yaml from 'yaml';
-import { lazyRequire } from '../lazy.js';
 import { describe } from '../errors.js';
-
-export interface TagReference {
-  name: string;
-  annotations?: Record<string, string> | null;
-  from?: { kind?: string; name?: string; namespace?: string } | null;
-  [k: string]: unknown;
-}
-
-export interface ImageStream {
-  kind: 'ImageStream';
-  apiVersion: 'image.openshift.io/v1';
-  metadata: { name?: string; creationTimestamp?: string | null; annotations?: Record<string, string> | null; [k: string]: unknown };
-  spec: { lookupPolicy?: { local?: boolean }; tags?: TagReference[] | null; [k: string]: unknown };
-  status?: unknown;
-  [k: string]: unknown;
-}
+import { lazyRequire } from '../lazy.js';
+import type { ImageStream } from '../oci/image-stream.js';
 
 export interface CincinnatiMetadata {
   kind?: string;
@@ -36,35 +21,7 @@ export const ANNOTATION_DISPLAY_NAMES = 'io.openshift.build.version-display-name
 export const ANNOTATION_SOURCE_LOCATION = 'io.openshift.build.source-location';
 export const ANNOTATION_COMMIT = 'io.openshift.build.commit.id';
 
-const yaml = lazyRequire<typeof Yaml>('yaml');
 const semverLib = lazyRequire<typeof Semver>('semver');
-
-function parseJsonOrYaml(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return yaml().parse(text);
-  }
-}
-
-/** Parse image-references as info does: YAML or JSON, and it must be an image.openshift.io/v1 ImageStream. */
-export function parseImageReferences(bytes: Buffer): ImageStream {
-  let doc: unknown;
-  try {
-    // oc writes JSON: take the fast path, and the YAML parser only for what JSON cannot read.
-    const text = bytes.toString('utf8');
-    doc = parseJsonOrYaml(text);
-  } catch (err) {
-    throw new Error(`unable to read release image-references: ${describe(err)}`);
-  }
-  const is = doc as Partial<ImageStream> | null;
-  if (!is || typeof is !== 'object' || is.kind !== 'ImageStream' || is.apiVersion !== 'image.openshift.io/v1') {
-    throw new Error('unrecognized image-references in release payload');
-  }
-  const tags = is.spec?.tags;
-  if (tags != null && !Array.isArray(tags)) throw new Error('unrecognized image-references in release payload');
-  return { ...is, metadata: is.metadata ?? {}, spec: { ...(is.spec ?? {}), tags: tags ?? [] } } as ImageStream;
-}
 
 export function parseReleaseMetadata(bytes: Buffer): CincinnatiMetadata {
   let m: unknown;
@@ -84,25 +41,6 @@ export function parseReleaseMetadata(bytes: Buffer): CincinnatiMetadata {
   if (md.metadata != null && (typeof md.metadata !== 'object' || Array.isArray(md.metadata)))
     throw new Error('invalid release metadata: metadata is not an object');
   return { ...(md as unknown as CincinnatiMetadata), version: (md.version as string | undefined) ?? '' };
-}
-
-/** The pullspec of a tag, if it points at a DockerImage with a name. */
-export function dockerImage(tag: TagReference): string | undefined {
-  return tag.from && tag.from.kind === 'DockerImage' && tag.from.name ? tag.from.name : undefined;
-}
-
-/** `repo@sha256:…` → `sha256:…`; undefined for a tag reference. */
-export function digestOf(pullspec: string): string | undefined {
-  const at = pullspec.lastIndexOf('@');
-  if (at < 0) return undefined;
-  const d = pullspec.slice(at + 1);
-  return /^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]{32,}$/.test(d) ? d : undefined;
-}
-
-/** The pullspec `--image-for TAG` prints: a DockerImage tag with a name. */
-export function imageFor(is: ImageStream, tag: string): string | undefined {
-  for (const t of is.spec.tags ?? []) if (t.name === tag && dockerImage(t)) return dockerImage(t);
-  return undefined;
 }
 
 export interface ComponentVersion {
@@ -150,7 +88,7 @@ export function componentVersions(is: ImageStream): { versions: Map<string, Comp
   const warnings: string[] = [];
   const versions = new Map<string, Set<string>>();
   const displays = new Map<string, Set<string>>();
-  for (const tag of is.spec.tags ?? []) {
+  for (const tag of is.spec.tags) {
     const label = tag.annotations?.[ANNOTATION_VERSIONS];
     if (label === undefined) continue;
     let all: Map<string, ComponentVersion>;

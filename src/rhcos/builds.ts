@@ -1,4 +1,5 @@
 import { OsimageError } from '../errors.js';
+import { validateBuildName } from './settings.js';
 
 /** One build of a channel. `arches` is known only for schema 1.x. */
 export interface BuildEntry {
@@ -15,6 +16,23 @@ export interface BuildList {
   builds: BuildEntry[];
   timestamp?: string;
   url: string;
+}
+
+/**
+ * A build id from builds.json obeys the rules of `--build` (one path segment: no slash, not `.` or `..`,
+ * no whitespace): it becomes part of the meta.json URL. One bad id fails the whole list, naming its index,
+ * so that a hostile list is never half-trusted.
+ */
+function checkBuildId(id: string, i: number, url: string): string {
+  if (id === '') throw new OsimageError(`invalid builds.json at ${url}: builds[${i}] has no "id"`, { code: 'invalid-input' });
+  try {
+    return validateBuildName(id, `builds[${i}]`);
+  } catch (err) {
+    if (err instanceof OsimageError && err.code === 'usage') {
+      throw new OsimageError(`invalid builds.json at ${url}: ${err.message}`, { code: 'invalid-input' });
+    }
+    throw err;
+  }
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -42,17 +60,22 @@ export function parseBuildList(doc: unknown, url: string): BuildList {
     if (raw.length === 0)
       return { layout: major === 1 ? 'v1' : 'legacy', schemaVersion, builds: [], url, ...(timestamp ? { timestamp } : {}) };
     if (major === 1) throw new OsimageError(`invalid builds.json at ${url}: schema ${schemaVersion} needs build objects, found strings`);
-    return { layout: 'legacy', schemaVersion, builds: (raw as string[]).map((id) => ({ id })), url, ...(timestamp ? { timestamp } : {}) };
+    return {
+      layout: 'legacy',
+      schemaVersion,
+      builds: (raw as string[]).map((id, i) => ({ id: checkBuildId(id, i, url) })),
+      url,
+      ...(timestamp ? { timestamp } : {}),
+    };
   }
   const builds = raw.map((b, i): BuildEntry => {
-    if (!isObject(b) || typeof b.id !== 'string' || b.id === '') {
-      throw new OsimageError(`invalid builds.json at ${url}: builds[${i}] has no "id"`);
-    }
+    if (!isObject(b) || typeof b.id !== 'string') throw new OsimageError(`invalid builds.json at ${url}: builds[${i}] has no "id"`);
+    const id = checkBuildId(b.id, i, url);
     const arches = b.arches;
     if (!Array.isArray(arches) || !arches.every((a) => typeof a === 'string')) {
-      throw new OsimageError(`invalid builds.json at ${url}: builds[${i}] (${b.id}) has no "arches" list`);
+      throw new OsimageError(`invalid builds.json at ${url}: builds[${i}] (${id}) has no "arches" list`);
     }
-    return { id: b.id, arches: arches as string[] };
+    return { id, arches: arches as string[] };
   });
   return { layout: 'v1', schemaVersion: sv ?? '1.0.0', builds, url, ...(timestamp ? { timestamp } : {}) };
 }

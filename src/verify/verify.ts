@@ -7,13 +7,13 @@ import { openImage } from '../registry/open.js';
 import { resolveImage } from '../registry/platform.js';
 import type { ImageConfig, SourceOptions } from '../registry/types.js';
 import { loadReleaseInfo, readConfig } from '../release/info.js';
-import { ANNOTATION_VERSIONS, digestOf, dockerImage, type ImageStream } from '../release/references.js';
+import { digestOf } from '../oci/digest.js';
+import { dockerImage, OS_CONTENT_TAG, type ImageStream } from '../oci/image-stream.js';
+import { ANNOTATION_VERSIONS } from '../release/references.js';
 import { requireOsContainer, resolveBuild, type ResolvedBuild } from '../rhcos/resolve.js';
 import type { Settings } from '../rhcos/settings.js';
 import { buildIdFromLabels, machineOsFromVersions } from './build-id.js';
 import { compareOsImages, type Comparison, type OsImageSide } from './compare.js';
-
-export const DEFAULT_TAG = 'machine-os-content';
 
 export interface VerifyRequest {
   /** The release image as the user typed it. */
@@ -114,7 +114,7 @@ export async function inspectOsContainer(pullspec: string, opts: SourceOptions, 
  * labels; when it cannot be reached, a note says so and the build id stays unknown.
  */
 export async function verify(req: VerifyRequest): Promise<VerifyReport> {
-  const tag = req.tag ?? DEFAULT_TAG;
+  const tag = req.tag ?? OS_CONTENT_TAG;
   const opts = req.sourceOptions ?? {};
   const resolved = await resolveBuild(req.settings);
   const bootimage = bootimageSide(resolved);

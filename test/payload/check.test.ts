@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { checkOperators, checkPayloadDir, readInputImages } from '../../src/payload/check.js';
-import { imageStreamFromObject } from '../../src/payload/image-stream.js';
+import { imageStreamFromObject, type TagReference } from '../../src/oci/image-stream.js';
 import { cleanup, FIXTURES, read, tempDir } from './helpers.js';
 
 afterEach(cleanup);
@@ -11,6 +11,9 @@ afterEach(cleanup);
 const OPS = join(FIXTURES, 'operators');
 const MISSING = join(FIXTURES, 'inputs', 'missing.json');
 const COMPLETE = join(FIXTURES, 'inputs', 'complete.json');
+
+/** An operator's image-references holding these tags. */
+const refs = (tags: TagReference[]) => imageStreamFromObject({ kind: 'ImageStream', apiVersion: 'image.openshift.io/v1', spec: { tags } });
 
 describe('payload check', () => {
   it('reports every missing tag across operators and a duplicated source repository, in oc words', async () => {
@@ -40,19 +43,17 @@ describe('payload check', () => {
   });
 
   it('the core takes a parsed ImageStream (as a release image will give it)', async () => {
-    const input = imageStreamFromObject(JSON.parse(await read(COMPLETE)), 'release image quay.io/x/release:4.1');
+    const input = imageStreamFromObject(JSON.parse(await read(COMPLETE)), { strict: true, source: 'release image quay.io/x/release:4.1' });
     const r = checkOperators(
       [
         {
           operator: 'b',
           file: 'b/image-references',
           manifests: 1,
-          references: {
-            tags: [
-              { name: 'cli', from: { kind: 'DockerImage', name: 'x' } },
-              { name: 'nope', from: { kind: 'DockerImage', name: '' } },
-            ],
-          },
+          references: refs([
+            { name: 'cli', from: { kind: 'DockerImage', name: 'x' } },
+            { name: 'nope', from: { kind: 'DockerImage', name: '' } },
+          ]),
         },
         { operator: 'a', file: undefined, manifests: 1, references: undefined },
       ],
@@ -71,10 +72,10 @@ describe('payload check', () => {
         apiVersion: 'image.openshift.io/v1',
         spec: { tags: [{ name: 'cli', from: { kind: 'ImageStreamTag', name: 'cli:latest' } }] },
       },
-      'in',
+      { strict: true, source: 'in' },
     );
     const r = checkOperators(
-      [{ operator: 'a', file: 'f', manifests: 0, references: { tags: [{ name: 'cli', from: { kind: 'DockerImage', name: 'q' } }] } }],
+      [{ operator: 'a', file: 'f', manifests: 0, references: refs([{ name: 'cli', from: { kind: 'DockerImage', name: 'q' } }]) }],
       input,
     );
     expect(r.problems.map((p) => p.kind)).toEqual(['missing-tag']);

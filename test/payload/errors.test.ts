@@ -1,8 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PayloadError } from '../../src/payload/errors.js';
-import { imageStreamFromObject } from '../../src/payload/image-stream.js';
+import { imageStreamFromObject, InvalidImageStreamError } from '../../src/oci/image-stream.js';
 import { selectForRole } from '../../src/payload/machineconfig.js';
 import { osImageUrlOf } from '../../src/payload/osimageurl.js';
 import { checkConfigMapFileName, requireDir } from '../../src/payload/write.js';
@@ -18,7 +17,7 @@ const MC = {
   metadata: { name: 'm', labels: { 'machineconfiguration.openshift.io/role': 'master' } },
 };
 
-describe('every refusal is a PayloadError naming its source', () => {
+describe('every refusal is a typed error naming its source', () => {
   it.each([
     ['a list', [], /f: expected an ImageStream object/],
     ['spec not a map', { ...IS, spec: [] }, /f: spec must be a map/],
@@ -31,8 +30,8 @@ describe('every refusal is a PayloadError naming its source', () => {
       /from.kind and from.name must be strings/,
     ],
   ])('image-references: %s', (_what, doc, why) => {
-    expect(() => imageStreamFromObject(doc, 'f')).toThrow(PayloadError);
-    expect(() => imageStreamFromObject(doc, 'f')).toThrow(why);
+    expect(() => imageStreamFromObject(doc, { strict: true, source: 'f' })).toThrow(InvalidImageStreamError);
+    expect(() => imageStreamFromObject(doc, { strict: true, source: 'f' })).toThrow(why);
   });
 
   it.each([

@@ -67,11 +67,11 @@ describe('payload write: the MCO install/ folder of early 2019 (YAML with commen
     expect(changedLines(cmBefore, cmAfter)).toEqual([[`  osImageURL: "${V}"`, `  osImageURL: "${U}"`]]);
     expect(cmAfter).toContain('releaseVersion: 0.0.1-snapshot');
     const is = parseImageStream(refsAfter, 'image-references');
-    expect(is.tags.map((t) => t.name)).toEqual([...SIX, 'machine-os-content']);
+    expect(is.spec.tags.map((t) => t.name)).toEqual([...SIX, 'machine-os-content']);
     const before = parseImageStream(refsBefore, 'x');
-    expect(is.tags.slice(0, 6)).toEqual(before.tags.slice(0, 6));
-    expect(is.tags.filter((t) => t.name === 'machine-os-content')).toHaveLength(1);
-    expect(parse(cmAfter).data.osImageURL).toBe(is.tags[6]!.from!.name);
+    expect(is.spec.tags.slice(0, 6)).toEqual(before.spec.tags.slice(0, 6));
+    expect(is.spec.tags.filter((t) => t.name === 'machine-os-content')).toHaveLength(1);
+    expect(parse(cmAfter).data.osImageURL).toBe(is.spec.tags[6]!.from!.name);
   });
 
   it('a second run with the same input changes nothing and says so', async () => {
@@ -100,7 +100,7 @@ describe('payload write: the MCO install/ folder of early 2019 (YAML with commen
     expect(after.slice(cut.length)).toBe(`  - name: machine-os-content\n    from:\n      kind: DockerImage\n      name: ${U}\n`);
     const again = await writePayload({ dir, pullspec: U });
     expect(again.changed).toBe(false);
-    expect(parseImageStream(await read(join(dir, 'image-references')), 'x').tags).toHaveLength(7);
+    expect(parseImageStream(await read(join(dir, 'image-references')), 'x').spec.tags).toHaveLength(7);
   });
 
   it('appends after a last item that ends the file without a newline', async () => {
@@ -127,7 +127,7 @@ describe('payload write: the MCO install/ folder of early 2019 (YAML with commen
     const r = setImageReferenceTag(text, 'f', 'machine-os-content', U);
     expect(r.action).toBe('updated');
     expect(r.text).toContain('# the OS');
-    expect(parseImageStream(r.text, 'f').tags).toEqual([{ name: 'machine-os-content', from: { kind: 'DockerImage', name: U } }]);
+    expect(parseImageStream(r.text, 'f').spec.tags).toEqual([{ name: 'machine-os-content', from: { kind: 'DockerImage', name: U } }]);
     expect(() =>
       setImageReferenceTag(
         text.replace('machine-os-content\n', 'machine-os-content\n    from:\n      kind: ImageStreamTag\n      name: os:latest\n'),
@@ -311,6 +311,6 @@ describe('setOsImageUrl', () => {
 
 it('fixtures are what the tests think they are', async () => {
   const is = parseImageStream(await read(join(FIXTURES, 'mco-2019', 'image-references')), 'x');
-  expect(is.tags.map((t) => t.name)).toEqual([...SIX, 'machine-os-content']);
-  expect(is.tags[6]!.from!.name).toBe(V);
+  expect(is.spec.tags.map((t) => t.name)).toEqual([...SIX, 'machine-os-content']);
+  expect(is.spec.tags[6]!.from!.name).toBe(V);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { InvalidReferenceError } from '../../src/oci/reference.js';
 import { parseReference } from '../../src/registry/reference.js';
 
 const HEX = 'a'.repeat(64);
@@ -45,6 +45,15 @@ describe('parseReference: normalisation', () => {
     [`quay.io/ocp/release@${D}`, 'quay.io', 'ocp/release', undefined, D, 'quay.io', `quay.io/ocp/release@${D}`],
     ['Example.com/a/b', 'Example.com', 'a/b', 'latest', undefined, 'Example.com', 'Example.com/a/b:latest'],
     ['docker://quay.io/a/b:t', 'quay.io', 'a/b', 't', undefined, 'quay.io', 'quay.io/a/b:t'],
+    [
+      `quay.io/ocp/release@sha512:${'b'.repeat(128)}`,
+      'quay.io',
+      'ocp/release',
+      undefined,
+      `sha512:${'b'.repeat(128)}`,
+      'quay.io',
+      `quay.io/ocp/release@sha512:${'b'.repeat(128)}`,
+    ],
     ['a.b/c__d/e-f--g.h_i', 'a.b', 'c__d/e-f--g.h_i', 'latest', undefined, 'a.b', 'a.b/c__d/e-f--g.h_i:latest'],
   ])('%s', (input, registry, repository, tag, digest, apiHost, str) => {
     const { reference: r, warnings } = parseReference(input);
@@ -76,17 +85,18 @@ describe('parseReference: normalisation', () => {
 
 describe('parseReference: invalid references are usage errors with the reason', () => {
   test.each([
-    ['quay.io/Openshift/x', /must be lowercase/],
+    ['quay.io/Openshift/x', /^invalid image reference "quay.io\/Openshift\/x": repository name "Openshift\/x" must be lowercase$/],
     ['r@sha256:abc', /invalid digest/],
     [HEX, /64-character hexadecimal/],
     [`r:${'t'.repeat(129)}`, /longer than 128/],
     ['r:-bad', /invalid tag/],
-    ['', /empty reference/],
+    ['', /: the value is empty$/],
     ['quay.io/', /missing repository|invalid repository path/],
     ['quay.io/a//b', /invalid repository path component/],
     ['quay.io/a/b c', /whitespace/],
     [`r@md5:${'0'.repeat(32)}`, /unsupported digest algorithm/],
-    [`r@sha256:${'A'.repeat(64)}`, /invalid digest/],
+    [`r@sha256:${'A'.repeat(64)}`, /invalid digest .*must be lowercase hex/],
+    [`r@sha256:${'a'.repeat(32)}`, /invalid digest .*has 64 hex digits, not 32/],
     [`quay.io/${'a'.repeat(250)}`, /longer than 255/],
     ['-bad.io/a', /invalid registry host/],
     ['quay.io/a/b:', /invalid tag/],
@@ -97,8 +107,9 @@ describe('parseReference: invalid references are usage errors with the reason', 
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(UsageError);
-    expect((err as UsageError).exitCode).toBe(2);
+    expect(err).toBeInstanceOf(InvalidReferenceError);
+    expect((err as InvalidReferenceError).code).toBe('invalid-reference');
+    expect((err as InvalidReferenceError).exitCode).toBe(2);
     expect((err as Error).message).toMatch(reason);
     expect((err as Error).message.split('\n')).toHaveLength(1);
   });

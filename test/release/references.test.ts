@@ -1,20 +1,11 @@
 /**
- * image-references and release-metadata parsing, component versions, and the small formatting rules of the
+ * release-metadata parsing, component versions, and the small formatting rules of the
  * info view (oc's semantics).
  */
 import { describe, expect, test } from 'vitest';
 import { createdString } from '../../src/release/info.js';
-import {
-  componentVersions,
-  digestOf,
-  imageFor,
-  parseComponentVersions,
-  parseImageReferences,
-  parseReleaseMetadata,
-  sortSemver,
-  type ImageStream,
-} from '../../src/release/references.js';
-import { imageReferences } from '../helpers/oci-builder.js';
+import { parseImageReferences, type ImageStream } from '../../src/oci/image-stream.js';
+import { componentVersions, parseComponentVersions, parseReleaseMetadata, sortSemver } from '../../src/release/references.js';
 
 const stream = (tags: Array<{ name: string; annotations?: Record<string, string>; kind?: string; pull?: string }>): ImageStream =>
   parseImageReferences(
@@ -33,38 +24,6 @@ const stream = (tags: Array<{ name: string; annotations?: Record<string, string>
       }),
     ),
   );
-
-describe('image-references', () => {
-  test('JSON as oc writes it', () => {
-    const is = parseImageReferences(Buffer.from(imageReferences()));
-    expect(is.metadata.name).toBe('4.13.1');
-    expect(is.spec.tags?.map((t) => t.name)).toEqual(['cli', 'machine-os-content']);
-  });
-
-  test.each([
-    ['{"kind":"ImageStream","apiVersion":"v1"}'],
-    ['{"kind":"List","apiVersion":"image.openshift.io/v1"}'],
-    ['[1,2]'],
-    ['null'],
-    ['{"kind":"ImageStream","apiVersion":"image.openshift.io/v1","spec":{"tags":"nope"}}'],
-  ])('%s is unrecognized', (text) => {
-    expect(() => parseImageReferences(Buffer.from(text))).toThrow(/^unrecognized image-references in release payload$/);
-  });
-
-  test('--image-for: only DockerImage tags with a name', () => {
-    const is = stream([{ name: 'a' }, { name: 'b', kind: 'ImageStreamTag', pull: 'ns/b:1' }, { name: 'c', pull: '' }]);
-    expect(imageFor(is, 'a')).toBe(`r/x@sha256:${'a'.repeat(64)}`);
-    expect(imageFor(is, 'b')).toBeUndefined();
-    expect(imageFor(is, 'c')).toBeUndefined();
-    expect(imageFor(is, 'zz')).toBeUndefined();
-  });
-
-  test('digestOf', () => {
-    expect(digestOf(`quay.io/a/b@sha256:${'f'.repeat(64)}`)).toBe(`sha256:${'f'.repeat(64)}`);
-    expect(digestOf('quay.io/a/b:tag')).toBeUndefined();
-    expect(digestOf('localhost:5000/a/b:tag')).toBeUndefined();
-  });
-});
 
 describe('release-metadata', () => {
   test('fields, and errors for the wrong shapes', () => {

@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parseImageReferences } from '../../src/release/references.js';
+import { parseImageReferences } from '../../src/oci/image-stream.js';
 import { parseMeta } from '../../src/rhcos/meta.js';
 import type { ResolvedBuild } from '../../src/rhcos/resolve.js';
 import { settingsFromPinsFile } from '../../src/verify/pins.js';

@@ -2,13 +2,14 @@
  * `release new --from-dir`: turn a folder of operator manifests plus input images into the files of a
  * release payload, as `oc adm release new` does. Pure of output: returns the files and what it decided.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OsimageError, describe } from '../../errors.js';
-import { checkOperators, type OperatorReferences, type Problem } from '../../payload/check.js';
-import { IMAGE_REFERENCES, RELEASE_METADATA } from '../info.js';
-import { parseImageReferences, type ImageStream, type TagReference } from '../references.js';
-import { checkManifest, isManifestFile } from './check.js';
+import { IMAGE_REFERENCES, parseImageReferences, type ImageStream, type TagReference } from '../../oci/image-stream.js';
+import { checkOperators, type Problem } from '../../payload/check.js';
+import { isManifestFile, readOperatorDirs } from '../../payload/operator-dirs.js';
+import { RELEASE_METADATA } from '../info.js';
+import { checkManifest } from './check.js';
 import type { Mapping } from './mappings.js';
 import { manifestVersion, type ReleaseMetadata } from './metadata.js';
 import { payloadName } from './naming.js';
@@ -84,7 +85,7 @@ async function readInputs(fromDir: string): Promise<ImageStream> {
 
 /** Annotations are strings; YAML turns an unquoted commit id or `true` into something else. */
 function checkAnnotations(stream: ImageStream, file: string): void {
-  for (const t of stream.spec.tags ?? []) {
+  for (const t of stream.spec.tags) {
     for (const [k, v] of Object.entries(t.annotations ?? {})) {
       if (typeof v !== 'string') {
         throw new OsimageError(`${file}: tag ${JSON.stringify(t.name)}: annotation ${k} is not a string (${JSON.stringify(v)}); quote it`);
@@ -100,57 +101,6 @@ function applyMappings(inputs: TagReference[], mappings: Mapping[]): TagReferenc
     byName.set(m.source, { name: m.source, annotations: { [OVERRIDE_ANNOTATION]: 'true' }, from: { kind: 'DockerImage', name: m.target } });
   }
   return [...byName.values()];
-}
-
-async function listOperators(fromDir: string): Promise<string[]> {
-  let entries;
-  try {
-    entries = await readdir(fromDir, { withFileTypes: true });
-  } catch (err) {
-    throw new OsimageError(`cannot read --from-dir ${fromDir}: ${describe(err)}`);
-  }
-  return entries
-    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
-    .map((e) => e.name)
-    .sort();
-}
-
-async function operatorReferences(
-  fromDir: string,
-  operator: string,
-): Promise<{ refs: OperatorReferences; stream?: ImageStream; files: string[] }> {
-  const folder = join(fromDir, operator);
-  const entries = await readdir(folder, { withFileTypes: true });
-  const files = entries
-    .filter((e) => e.isFile() && e.name !== IMAGE_REFERENCES)
-    .map((e) => e.name)
-    .sort();
-  const symlinks = entries.filter((e) => e.isSymbolicLink());
-  if (symlinks.length)
-    throw new OsimageError(`${folder}: symbolic links are not copied into a payload: ${symlinks.map((s) => s.name).join(', ')}`);
-  const refFile = join(folder, IMAGE_REFERENCES);
-  let stream: ImageStream | undefined;
-  try {
-    if ((await stat(refFile)).isFile()) stream = parseImageReferences(await readFile(refFile));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new OsimageError(`operator ${JSON.stringify(operator)} contained an invalid image-references file: ${(err as Error).message}`);
-    }
-  }
-  const refs: OperatorReferences = {
-    operator,
-    file: stream ? refFile : undefined,
-    references: stream
-      ? {
-          tags: (stream.spec.tags ?? []).map((t) => ({
-            name: t.name,
-            ...(t.from ? { from: { kind: t.from.kind ?? '', name: t.from.name ?? '' } } : {}),
-          })),
-        }
-      : undefined,
-    manifests: files.filter(isManifestFile).length,
-  };
-  return { refs, ...(stream ? { stream } : {}), files };
 }
 
 /** The image-references oc writes: ImageStream JSON, 2-space indent, tags sorted by name, no final newline. */
@@ -182,16 +132,12 @@ export function serializeReleaseMetadata(md: ReleaseMetadata): Buffer {
 
 export async function assemblePayload(opts: AssembleOptions): Promise<AssembledPayload> {
   const inputStream = await readInputs(opts.fromDir);
-  const inputs = applyMappings(inputStream.spec.tags ?? [], opts.mappings);
+  const inputs = applyMappings(inputStream.spec.tags, opts.mappings);
   const inputByName = new Map(inputs.map((t) => [t.name, t]));
-  const operators = await listOperators(opts.fromDir);
-  if (operators.length === 0) throw new OsimageError(`--from-dir ${opts.fromDir} holds no operator folders`);
-  const ops = await Promise.all(operators.map((o) => operatorReferences(opts.fromDir, o)));
+  const ops = await readOperatorDirs(opts.fromDir);
+  const operators = ops.map((o) => o.operator);
 
-  const check = checkOperators(
-    ops.map((o) => o.refs),
-    { tags: inputs.map((t) => ({ name: t.name, ...(t.from ? { from: { kind: t.from.kind ?? '', name: t.from.name ?? '' } } : {}) })) },
-  );
+  const check = checkOperators(ops, { ...inputStream, spec: { ...inputStream.spec, tags: inputs } });
   const fatal = check.problems.filter((p) => !(opts.allowMissingImages && p.kind === 'missing-tag'));
   if (fatal.length) throw new MissingImagesError(fatal);
   const notes: string[] = [];
@@ -208,7 +154,7 @@ export async function assemblePayload(opts: AssembleOptions): Promise<AssembledP
   const manifests: PayloadFile[] = [];
   for (const op of ops) {
     const replacements = new Map<string, string>();
-    for (const tag of op.stream?.spec.tags ?? []) {
+    for (const tag of op.references?.spec.tags ?? []) {
       const source = tag.from?.kind === 'DockerImage' ? tag.from.name : undefined;
       const input = inputByName.get(tag.name);
       const target = input?.from?.kind === 'DockerImage' ? input.from.name : undefined;
@@ -217,8 +163,8 @@ export async function assemblePayload(opts: AssembleOptions): Promise<AssembledP
       replacements.set(source, target);
     }
     for (const file of op.files) {
-      const label = `${op.refs.operator}/${file}`;
-      const raw = await readFile(join(opts.fromDir, op.refs.operator, file));
+      const label = `${op.operator}/${file}`;
+      const raw = await readFile(join(opts.fromDir, op.operator, file));
       let data = raw;
       const text = raw.toString('utf8');
       if (Buffer.from(text, 'utf8').equals(raw)) {
@@ -228,7 +174,7 @@ export async function assemblePayload(opts: AssembleOptions): Promise<AssembledP
       } else if (!opts.skipManifestCheck && isManifestFile(file)) {
         throw new OsimageError(`${label}: invalid YAML/JSON: not UTF-8 text`);
       }
-      manifests.push({ name: payloadName(op.refs.operator, file, taken), data, source: label });
+      manifests.push({ name: payloadName(op.operator, file, taken), data, source: label });
     }
   }
 
@@ -242,7 +188,7 @@ export async function assemblePayload(opts: AssembleOptions): Promise<AssembledP
     .filter((t) => !keep.has(t.name))
     .map((t) => t.name)
     .sort();
-  notes.push(`Included ${kept.length} images from ${ops.filter((o) => o.stream).length} input operators into the release`);
+  notes.push(`Included ${kept.length} images from ${ops.filter((o) => o.references).length} input operators into the release`);
 
   const references = serializeImageReferences(opts.metadata.version, opts.created, kept);
   return {

@@ -1,11 +1,6 @@
 import { parseAllDocuments } from 'yaml';
 import { OsimageError } from '../../errors.js';
 
-/** Files the manifest check reads. */
-export function isManifestFile(name: string): boolean {
-  return /\.(ya?ml|json)$/i.test(name);
-}
-
 /**
  * Every document of a `.yaml`/`.yml`/`.json` manifest must be a Kubernetes object with `kind` and
  * `apiVersion`. Messages follow oc: `<file>: invalid YAML/JSON: …` and

@@ -1,21 +1,22 @@
 import { OsimageError } from '../../errors.js';
-import { ANNOTATION_VERSIONS, parseComponentVersions, type TagReference } from '../references.js';
+import { DIGEST_GRAMMAR } from '../../oci/digest.js';
+import { TAG_GRAMMAR } from '../../oci/reference.js';
+import type { TagReference } from '../../oci/image-stream.js';
+import { ANNOTATION_VERSIONS, parseComponentVersions } from '../references.js';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * oc's replacement rule: a source repository is replaced by its target pullspec where it starts the data
- * or follows a non-word character, optionally followed by `:tag` or `@algo:hex` (replaced too), and ends
+ * or follows a non-word character, optionally followed by `:tag` or `@algo:hex` (replaced too; the
+ * distribution grammar, as oc matches it, so a digest we would refuse elsewhere is still replaced), and ends
  * at whitespace, a quote or the end of the data. One pass over the data, longest source first, so a
  * target that contains another source is never rewritten twice.
  */
 export function replaceImageReferences(data: string, replacements: ReadonlyMap<string, string>): string {
   if (replacements.size === 0) return data;
   const sources = [...replacements.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  const re = new RegExp(
-    `(^|[^\\w])(${sources.join('|')})(:[\\w][\\w.-]{0,127}|@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,})?(?=[\\s"']|$)`,
-    'g',
-  );
+  const re = new RegExp(`(^|[^\\w])(${sources.join('|')})(:${TAG_GRAMMAR}|@${DIGEST_GRAMMAR})?(?=[\\s"']|$)`, 'g');
   return data.replace(re, (_all, pre: string, source: string) => `${pre}${replacements.get(source)}`);
 }
 

@@ -1,0 +1,126 @@
+/**
+ * The ImageStream (`image.openshift.io/v1`) of `image-references`: an operator's list of the images its
+ * manifests name, and a release payload's list of every component image. One model for the whole tool, the
+ * Kubernetes object itself (so `release info -o json` shows it as the release holds it), read either
+ *
+ * - leniently (`release info`, `release new`, `verify`): kind and apiVersion must match and `spec.tags`
+ *   must be a list; anything else passes through as written, with oc's words when it does not; or
+ * - strictly (`payload write`, `payload check`): every tag needs a name, `from` must be a map whose kind
+ *   and name are strings, and each message names the file and the rule.
+ *
+ * The byte-preserving edit that `payload write` does lives beside the manifest text editor
+ * (src/payload/image-stream.ts); it reads files with this model.
+ */
+import type * as Yaml from 'yaml';
+import { OsimageError, describe } from '../errors.js';
+import { lazyRequire } from '../lazy.js';
+
+export const IMAGE_REFERENCES = 'image-references';
+export const IMAGE_STREAM_API_VERSION = 'image.openshift.io/v1';
+/** The tag of the OS image in payloads since 2019 (`oc adm release info --image-for machine-os-content`). */
+export const OS_CONTENT_TAG = 'machine-os-content';
+
+export interface TagReference {
+  name: string;
+  annotations?: Record<string, string> | null;
+  from?: { kind?: string; name?: string; namespace?: string } | null;
+  [k: string]: unknown;
+}
+
+export interface ImageStream {
+  kind: 'ImageStream';
+  apiVersion: typeof IMAGE_STREAM_API_VERSION;
+  metadata: { name?: string; creationTimestamp?: string | null; annotations?: Record<string, string> | null; [k: string]: unknown };
+  spec: { lookupPolicy?: { local?: boolean }; tags: TagReference[]; [k: string]: unknown };
+  status?: unknown;
+  [k: string]: unknown;
+}
+
+/** A document that is not a usable ImageStream. Its message names the source, when there is one. */
+export class InvalidImageStreamError extends OsimageError {
+  /** The file (or image) it came from, when known. */
+  readonly file: string | undefined;
+  constructor(reason: string, file?: string) {
+    super(file === undefined ? reason : `${file}: ${reason}`, { code: 'invalid-input' });
+    this.name = 'InvalidImageStreamError';
+    this.file = file;
+  }
+}
+
+export interface ReadOptions {
+  /** Check every tag (see the module comment); messages are prefixed with `source`. */
+  strict?: boolean;
+  /** Where the document came from, for strict messages. */
+  source?: string;
+}
+
+/** What lenient reading says about a document that is not an ImageStream (oc's words). */
+const UNRECOGNIZED = 'unrecognized image-references in release payload';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function checkStrict(doc: unknown, fail: (reason: string) => never): void {
+  if (!isRecord(doc)) fail('expected an ImageStream object');
+  const d = doc as Record<string, unknown>;
+  if (d.kind !== 'ImageStream') fail(`kind ${JSON.stringify(d.kind ?? '')} is not ImageStream`);
+  if (d.apiVersion !== IMAGE_STREAM_API_VERSION)
+    fail(`API version ${JSON.stringify(d.apiVersion ?? '')} is not ${IMAGE_STREAM_API_VERSION}`);
+  if (d.spec !== undefined && d.spec !== null && !isRecord(d.spec)) fail('spec must be a map');
+  const tags = isRecord(d.spec) ? d.spec.tags : undefined;
+  if (tags !== undefined && tags !== null && !Array.isArray(tags)) fail('spec.tags must be a list');
+  ((tags as unknown[] | null | undefined) ?? []).forEach((t, i) => {
+    if (!isRecord(t) || typeof t.name !== 'string' || t.name === '') fail(`spec.tags[${i}] has no name`);
+    const tag = t as Record<string, unknown>;
+    if (tag.from === undefined || tag.from === null) return;
+    if (!isRecord(tag.from)) fail(`spec.tags[${i}] (${tag.name}): from must be a map`);
+    const from = tag.from as Record<string, unknown>;
+    if ((from.kind !== undefined && typeof from.kind !== 'string') || (from.name !== undefined && typeof from.name !== 'string')) {
+      fail(`spec.tags[${i}] (${tag.name}): from.kind and from.name must be strings`);
+    }
+  });
+}
+
+/** Read a parsed document as an ImageStream (metadata and spec.tags always present). */
+export function imageStreamFromObject(doc: unknown, opts: ReadOptions = {}): ImageStream {
+  if (opts.strict) {
+    checkStrict(doc, (reason) => {
+      throw new InvalidImageStreamError(reason, opts.source);
+    });
+  }
+  const is = doc as Partial<ImageStream> | null;
+  if (!isRecord(is) || is.kind !== 'ImageStream' || is.apiVersion !== IMAGE_STREAM_API_VERSION)
+    throw new InvalidImageStreamError(UNRECOGNIZED);
+  const tags = is.spec?.tags;
+  if (tags != null && !Array.isArray(tags)) throw new InvalidImageStreamError(UNRECOGNIZED);
+  return { ...is, metadata: is.metadata ?? {}, spec: { ...(is.spec ?? {}), tags: tags ?? [] } } as ImageStream;
+}
+
+const yaml = lazyRequire<typeof Yaml>('yaml');
+
+/** Parse image-references bytes as oc does (JSON, else YAML) and read them leniently. */
+export function parseImageReferences(bytes: Buffer): ImageStream {
+  let doc: unknown;
+  const text = bytes.toString('utf8');
+  try {
+    // oc writes JSON: take the fast path, and the YAML parser only for what JSON cannot read.
+    doc = JSON.parse(text);
+  } catch {
+    try {
+      doc = yaml().parse(text);
+    } catch (err) {
+      throw new InvalidImageStreamError(`unable to read release image-references: ${describe(err)}`);
+    }
+  }
+  return imageStreamFromObject(doc);
+}
+
+/** The pullspec of a tag, if it points at a DockerImage with a name. */
+export function dockerImage(tag: TagReference): string | undefined {
+  return tag.from && tag.from.kind === 'DockerImage' && tag.from.name ? tag.from.name : undefined;
+}
+
+/** The pullspec `--image-for TAG` prints: a DockerImage tag with a name. */
+export function imageFor(is: ImageStream, tag: string): string | undefined {
+  for (const t of is.spec.tags) if (t.name === tag && dockerImage(t)) return dockerImage(t);
+  return undefined;
+}
