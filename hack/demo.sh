@@ -22,7 +22,7 @@ osimage resolve
 
 step "2. pin: a branch cut pins the newest build in (a copy of) hack/release.sh, with a metadata snapshot; CI checks it"
 osimage pin --latest --write "$work/release.sh" --meta "$work/rhcos.json"
-osimage pin --check --write "$work/release.sh" --meta "$work/rhcos.json" --base-url "$RHCOS_BASE_URL"
+osimage pin --check --pins "$work/release.sh" --meta "$work/rhcos.json" --base-url "$RHCOS_BASE_URL"
 
 step "3-6. the release script: payload write -> release new -> release info -> verify"
 PAYLOAD_DIR="$work/payload" RELEASE_VERSION=4.12.99 RELEASE_IMAGE="oci-archive:$work/release.tar" \
@@ -42,7 +42,7 @@ osimage payload merge --role master -o name "$work/mcs"
 
 step "verify the shipped sample release against the pinned build: it drifts (exit 1 expected)"
 rc=0
-osimage verify --write "$work/release.sh" --base-url "$RHCOS_BASE_URL" \
+osimage verify --pins "$work/release.sh" --base-url "$RHCOS_BASE_URL" \
   --release oci-archive:hack/sample/release.oci-archive:4.13.1 || rc=$?
 [ "$rc" -eq 1 ]
 

@@ -3,7 +3,7 @@
 # Copy it into your repository as hack/release.sh. The pins are managed by osimage:
 #
 #   osimage pin --write hack/release.sh --latest                # branch cut: pin the newest build
-#   osimage pin --check --write hack/release.sh                 # CI: the pinned build still exists
+#   osimage pin --check --pins hack/release.sh                 # CI: the pinned build still exists
 #   osimage promote --test 'make e2e' --write hack/release.sh   # periodic job: newest build, if it passes
 #
 # The ${VAR:-pin} form lets one run override a pin from the environment, e.g. offline on the sample:
@@ -48,5 +48,5 @@ if [ -n "${PAYLOAD_DIR:-}" ]; then
 
   # Read it back, and check that the payload ships the OS image of the pinned bootimage.
   "$OSIMAGE" release info "${registry_flags[@]}" "$read_as"
-  "$OSIMAGE" verify "${registry_flags[@]}" --write "$here/$(basename "${BASH_SOURCE[0]}")" --base-url "$RHCOS_BASE_URL" --release "$read_as"
+  "$OSIMAGE" verify "${registry_flags[@]}" --pins "$here/$(basename "${BASH_SOURCE[0]}")" --base-url "$RHCOS_BASE_URL" --release "$read_as"
 fi

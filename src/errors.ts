@@ -33,12 +33,29 @@ export type ErrorCode =
   | 'http'
   | 'invalid-reference'
   | 'invalid-input'
+  | 'build-not-found'
+  | 'invalid-image-references'
+  | 'content-length'
+  | 'registry-notice'
+  | 'credential-helper'
+  | 'auth-entry'
+  | 'tag-and-digest'
+  | 'pin-defaulted'
+  | 'meta-buildid'
   | (string & {});
 
 /** A warning a core module reports (through an `onWarning` callback or a returned list); printed as `warning: …`. */
 export interface Warning {
   code: ErrorCode;
   message: string;
+}
+
+/** Where a core module reports warnings: the command prints them, tests collect them. */
+export type OnWarning = (warning: Warning) => void;
+
+/** True for a thrown OsimageError with this code. */
+export function hasCode(err: unknown, code: ErrorCode): err is OsimageError {
+  return err instanceof OsimageError && err.code === code;
 }
 
 /** A usage error: bad flags, bad values, conflicting options. Exit 2. */

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { setExitCode } from '../context.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
 
 interface BuildsOptions extends SettingsOptionValues {
@@ -20,7 +21,7 @@ export function command(): Command {
       const settings = settingsFrom(opts);
       const { fetchBuildList, chooseBuild } = await import('../rhcos/resolve.js');
       const { out, error } = await import('../output/terminal.js');
-      const { json, keyValues, table } = await import('../output/format.js');
+      const view = await import('../output/builds-view.js');
       const list = await fetchBuildList(settings);
       let resolved: string | null = null;
       let problem: string | null = null;
@@ -29,32 +30,16 @@ export function command(): Command {
       } catch (err) {
         problem = (err as Error).message;
       }
+      const shown = { list, settings, resolved, problem };
       if (opts.output === 'json') {
-        out(
-          json({
-            buildsURL: list.url,
-            schemaVersion: list.schemaVersion,
-            timestamp: list.timestamp ?? null,
-            arch: settings.arch,
-            pinned: settings.build || null,
-            resolved,
-            error: problem,
-            builds: list.builds.map((b) => (b.arches ? { id: b.id, arches: b.arches } : { id: b.id })),
-          }),
-        );
+        const { json } = await import('../output/format.js');
+        out(json(view.buildsJson(shown)));
       } else {
-        const head = keyValues([
-          ['builds.json', list.url],
-          ['Schema', list.schemaVersion],
-          ['Timestamp', list.timestamp ?? '(none)'],
-          ['Resolves to', resolved ? `${resolved} (${settings.build ? 'pinned' : `newest for ${settings.arch}`})` : '(nothing)'],
-        ]);
-        const rows = list.builds.map((b) => [b.id === resolved ? '*' : ' ', b.id, b.arches ? b.arches.join(',') : '']);
-        out(`${head}\n\n${table([[' ', 'BUILD', list.layout === 'v1' ? 'ARCHES' : ''], ...rows])}`);
+        out(view.renderBuilds(shown));
       }
       if (problem) {
         error(problem);
-        process.exitCode = 1;
+        setExitCode(1);
       }
     });
 }

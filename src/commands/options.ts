@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { resolveSettings, misspeltEnvWarnings, type Settings } from '../rhcos/settings.js';
-import { warn } from '../output/terminal.js';
+import { env } from '../context.js';
+import { info, warn } from '../output/terminal.js';
 
 /** The release-browser settings every such command takes: flag beats env beats default. */
 export function addSettingsOptions(cmd: Command): Command {
@@ -32,4 +33,10 @@ export function outputOption(formats: string[], dflt: string): Option {
 /** An `Examples:` block for --help. */
 export function examples(lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
+}
+
+/** Commands that read the pins from a file ignore the RHCOS_* variables: say so when some are set. */
+export function noteIgnoredEnvPins(flag: string, file: string): void {
+  const ignored = ['RHCOS_BUILD_NAME', 'RHCOS_DEFAULT_CHANNEL', 'RHCOS_BASE_URL'].filter((v) => env()[v]);
+  if (ignored.length > 0) info(`info: ${flag} reads the pins from ${file}; ignoring ${ignored.join(', ')} from the environment`);
 }

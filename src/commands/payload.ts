@@ -1,7 +1,10 @@
 import { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
+import { setExitCode } from '../context.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
-import { addRegistryOptions, sourceOptions, type RegistryOptionValues } from './registry-options.js';
+import { checkConflicts, flagName, type FlagRule } from './conflicts.js';
+import { readImages } from './open-image.js';
+import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -54,10 +57,7 @@ function writeCommand(): Command {
       if (opts.osImage !== undefined) {
         pullspec = await flagPullspec('--os-image', opts.osImage, opts.allowTag);
         const ignored = (['baseUrl', 'channel', 'build', 'arch'] as const).filter((k) => opts[k] !== undefined);
-        if (ignored.length > 0)
-          warn(
-            `--os-image is given, so no build is resolved; ignoring ${ignored.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`,
-          );
+        if (ignored.length > 0) warn(`--os-image is given, so no build is resolved; ignoring ${ignored.map(flagName).join(', ')}`);
       } else {
         const settings = settingsFrom(opts);
         const { resolveBuild, requireOsContainer } = await import('../rhcos/resolve.js');
@@ -132,7 +132,9 @@ function mergeCommand(): Command {
   return new Command('merge')
     .summary("merge a role's MachineConfigs into rendered-<role>-<md5>")
     .description(
-      "Merge a role's MachineConfigs (sorted by name) into one rendered config rendered-<role>-<md5 hex>, as the machine-config-operator does; print it.",
+      "Merge a role's MachineConfigs (sorted by name) into one rendered config, as the machine-config-operator does, and print it.\n" +
+        'It is named rendered-<role>-<md5 hex>: the same spec always gives the same name, but not the name a cluster computes\n' +
+        "(the operator hashes with its own salt and Go's YAML encoding; see README).",
     )
     .argument('<path...>', 'MachineConfig files or folders (.yaml, .yml, .json; multi-document files and Lists are read)')
     .requiredOption('--role <role>', 'the pool role; only MachineConfigs labelled machineconfiguration.openshift.io/role=<role> are merged')
@@ -191,6 +193,10 @@ interface CheckOptions extends RegistryOptionValues {
   output: 'text' | 'json';
 }
 
+const CHECK_CONFLICTS: FlagRule[] = [
+  { rule: 'exactly-one', flags: ['images', 'fromRelease'], message: 'give exactly one of --images and --from-release' },
+];
+
 function checkCommand(): Command {
   return addRegistryOptions(
     new Command('check')
@@ -213,8 +219,7 @@ function checkCommand(): Command {
       ]),
     )
     .action(async (opts: CheckOptions) => {
-      if ((opts.images === undefined) === (opts.fromRelease === undefined))
-        throw new UsageError('give exactly one of --images and --from-release');
+      checkConflicts(opts, CHECK_CONFLICTS);
       const { checkOperators, readInputImages } = await import('../payload/check.js');
       const { readOperatorDirs } = await import('../payload/operator-dirs.js');
       const { out, error } = await import('../output/terminal.js');
@@ -228,33 +233,23 @@ function checkCommand(): Command {
       if (!result.ok) {
         for (const p of result.problems) error(p.message);
         if (opts.output === 'text') error(view.checkFailure(result));
-        process.exitCode = 1;
+        setExitCode(1);
       }
     });
 }
 
 /** The input ImageStream of a release image: its release-manifests/image-references, read with an early stop. */
 async function releaseInputs(image: string, o: RegistryOptionValues) {
-  const { openImage } = await import('../registry/open.js');
   const { loadReleaseInfo } = await import('../release/info.js');
   const { imageStreamFromObject } = await import('../oci/image-stream.js');
-  const { warn } = await import('../output/terminal.js');
-  const state = { verificationFailed: false };
-  const { opts, progress } = await sourceOptions(o, state);
-  const source = await openImage(image, opts);
-  try {
-    const info = await loadReleaseInfo(image, source, {
+  const info = await readImages(o, async (open) =>
+    loadReleaseInfo(image, await open(image), {
       referencesOnly: true,
       ...(o.filterByOs !== undefined ? { filterByOs: o.filterByOs } : {}),
-    });
-    progress.done();
-    if (state.verificationFailed) warn('the release image failed content verification and may have been tampered with');
-    // payload check reads its inputs strictly, wherever they come from.
-    return imageStreamFromObject(info.references, { strict: true, source: `${image} (release-manifests/image-references)` });
-  } finally {
-    progress.done();
-    await source.close();
-  }
+    }),
+  );
+  // payload check reads its inputs strictly, wherever they come from.
+  return imageStreamFromObject(info.references, { strict: true, source: `${image} (release-manifests/image-references)` });
 }
 
 interface BootimagesOptions extends SettingsOptionValues {

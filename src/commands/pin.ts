@@ -1,14 +1,27 @@
 import { Command } from 'commander';
+import { env } from '../context.js';
 import { UsageError } from '../errors.js';
-import { addSettingsOptions, examples, type SettingsOptionValues } from './options.js';
+import { checkConflicts, pinsFile, type FlagRule } from './conflicts.js';
+import { addSettingsOptions, examples, noteIgnoredEnvPins, type SettingsOptionValues } from './options.js';
 
 interface PinOptions extends SettingsOptionValues {
-  write: string;
+  write?: string;
+  pins?: string;
   meta?: string;
   latest?: boolean;
   dryRun?: boolean;
   check?: boolean;
 }
+
+const PIN_CONFLICTS: FlagRule[] = [
+  { rule: 'excludes', flags: ['check', 'latest', 'dryRun'], message: '--check cannot be combined with --latest or --dry-run' },
+  {
+    rule: 'excludes',
+    flags: ['check', 'build', 'channel'],
+    message: '--check reads the build and channel from FILE; --build and --channel cannot be used with it',
+  },
+  { rule: 'at-most-one', flags: ['latest', 'build'], message: '--latest and --build contradict each other: pick one' },
+];
 
 const HELP = `
 Which build is pinned (without --check):
@@ -28,7 +41,7 @@ Editing FILE:
   and leading comments. A missing FILE is created (mode 0755). Values that cannot be written safely
   in the assignment's form are refused. FILE and --meta are written atomically, together or not at all.
 
---check:
+--check --pins FILE:
   Reads the pins from FILE only (the environment is ignored; --base-url may point at a mirror, and
   --arch picks the architecture). Fails (exit 1) when FILE is missing, assigns a misspelt pin
   variable, has no build pin, pins a build builds.json no longer lists (for the arch), or, with
@@ -38,7 +51,8 @@ Editing FILE:
 export function command(): Command {
   return addSettingsOptions(new Command('pin'))
     .description('Pin an RHCOS build in a release script (and a metadata snapshot), or check the pins (--check).')
-    .requiredOption('--write <file>', 'the shell script holding the pins, e.g. hack/release.sh')
+    .option('--write <file>', 'the shell script to write the pins into, e.g. hack/release.sh')
+    .option('--pins <file>', 'with --check: the shell script to read the pins from (--write is accepted too)')
     .option('--meta <file>', "also write (or with --check, verify) the build's metadata snapshot JSON")
     .option('--latest', 'pin the newest build, ignoring any build pin (--build, RHCOS_BUILD_NAME, FILE)')
     .option('--dry-run', 'print a unified diff of the changes on stdout and write nothing')
@@ -49,33 +63,32 @@ export function command(): Command {
       examples([
         'osimage pin --write hack/release.sh --meta data/rhcos.json --channel rhcos-4.12 --latest   # branch cut',
         'osimage pin --write hack/release.sh --build 412.86.202301250001-0 --dry-run',
-        'osimage pin --check --write hack/release.sh --meta data/rhcos.json                        # CI on a release branch',
-        'osimage pin --check --write hack/release.sh --base-url file:///srv/mirror/releases         # check against a mirror',
+        'osimage pin --check --pins hack/release.sh --meta data/rhcos.json                         # CI on a release branch',
+        'osimage pin --check --pins hack/release.sh --base-url file:///srv/mirror/releases          # check against a mirror',
       ]),
     )
     .action(async (opts: PinOptions) => {
       const term = await import('../output/terminal.js');
       const view = await import('../output/pin-view.js');
+      checkConflicts(opts, PIN_CONFLICTS);
       if (opts.check) {
-        if (opts.latest || opts.dryRun) throw new UsageError('--check cannot be combined with --latest or --dry-run');
-        if (opts.build !== undefined || opts.channel !== undefined) {
-          throw new UsageError('--check reads the build and channel from FILE; --build and --channel cannot be used with it');
-        }
-        const ignored = ['RHCOS_BUILD_NAME', 'RHCOS_DEFAULT_CHANNEL', 'RHCOS_BASE_URL'].filter((v) => process.env[v]);
-        if (ignored.length > 0)
-          term.info(`note: --check reads the pins from ${opts.write}; ignoring ${ignored.join(', ')} from the environment`);
+        const file = pinsFile(opts);
+        if (file === undefined) throw new UsageError("required option '--pins <file>' not specified");
+        noteIgnoredEnvPins('--check', file);
         const { checkPins } = await import('../pin/check.js');
-        const report = await checkPins({ file: opts.write, meta: opts.meta, baseUrl: opts.baseUrl, arch: opts.arch });
-        report.warnings.forEach(term.warn);
+        const report = await checkPins({ file, meta: opts.meta, baseUrl: opts.baseUrl, arch: opts.arch });
+        for (const w of report.warnings) term.warn(w.message);
         term.out(view.checkSummary(report));
         return;
       }
-      if (opts.latest && opts.build !== undefined) throw new UsageError('--latest and --build contradict each other: pick one');
+      if (opts.pins !== undefined) throw new UsageError('--pins is read by --check; to write the pins give --write FILE');
+      if (opts.write === undefined) throw new UsageError("required option '--write <file>' not specified");
+      const write = opts.write;
       const { misspeltEnvWarnings } = await import('../rhcos/settings.js');
-      misspeltEnvWarnings(process.env).forEach(term.warn);
+      misspeltEnvWarnings(env()).forEach(term.warn);
       const { planPin, applyPlan } = await import('../pin/plan.js');
-      const plan = await planPin({ file: opts.write, meta: opts.meta, flags: opts, env: process.env, latest: opts.latest ?? false });
-      for (const n of plan.notes) term.info(`note: ${n}`);
+      const plan = await planPin({ file: write, meta: opts.meta, flags: opts, env: env(), latest: opts.latest ?? false });
+      for (const n of plan.notes) term.info(`info: ${n}`);
       plan.warnings.forEach(term.warn);
       if (opts.dryRun) {
         term.outRaw(view.planDiff(plan));

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Warning } from '../errors.js';
 import type { SourceOptions } from '../registry/types.js';
 
 export interface RegistryOptionValues {
@@ -19,7 +20,10 @@ export function addRegistryOptions(cmd: Command): Command {
     .option('--filter-by-os <regex>', 'pick this os/arch[/variant] from a manifest list (default linux/amd64)');
 }
 
-/** SourceOptions from the flags; warnings and progress go to stderr. */
+/** Warnings that mean content did not match its digest or size (let through by --skip-verification). */
+const VERIFICATION_FAILURES: ReadonlySet<Warning['code']> = new Set(['digest-mismatch', 'size-mismatch']);
+
+/** SourceOptions from the flags; warnings and progress go to stderr. Commands use it through readImages (open-image.ts). */
 export async function sourceOptions(o: RegistryOptionValues, state: { verificationFailed: boolean }) {
   const { warn } = await import('../output/terminal.js');
   const { progressBar } = await import('../output/progress.js');
@@ -29,10 +33,10 @@ export async function sourceOptions(o: RegistryOptionValues, state: { verificati
     ...(o.insecure ? { insecure: true } : {}),
     ...(o.certificateAuthority !== undefined ? { caFile: o.certificateAuthority } : {}),
     ...(o.skipVerification ? { skipVerification: true } : {}),
-    onWarning: (m: string) => {
+    onWarning: (w: Warning) => {
       progress.done();
-      if (/mismatch/.test(m)) state.verificationFailed = true;
-      warn(m);
+      if (VERIFICATION_FAILURES.has(w.code)) state.verificationFailed = true;
+      warn(w.message);
     },
     onProgress: (digest: string, done: number, total: number) => progress.update(digest, done, total),
   };

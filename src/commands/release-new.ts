@@ -1,7 +1,9 @@
 import { Command } from 'commander';
-import { UsageError } from '../errors.js';
+import { setExitCode } from '../context.js';
+import { checkConflicts, type FlagRule } from './conflicts.js';
+import { readImages } from './open-image.js';
 import { examples } from './options.js';
-import { addRegistryOptions, sourceOptions, type RegistryOptionValues } from './registry-options.js';
+import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
 
 interface NewOptions extends RegistryOptionValues {
   fromDir?: string;
@@ -22,22 +24,9 @@ interface NewOptions extends RegistryOptionValues {
 
 const collect = (v: string, acc: string[]) => [...acc, v];
 
-/** `--created`, else SOURCE_DATE_EPOCH, else the Unix epoch: the same inputs always give the same digest. */
-export function createdTime(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  let date: Date;
-  if (flag !== undefined) {
-    date = new Date(flag);
-    if (Number.isNaN(date.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(flag))
-      throw new UsageError(`--created: ${JSON.stringify(flag)} is not an RFC 3339 time`);
-  } else if (env.SOURCE_DATE_EPOCH) {
-    if (!/^\d+$/.test(env.SOURCE_DATE_EPOCH))
-      throw new UsageError(`SOURCE_DATE_EPOCH: ${JSON.stringify(env.SOURCE_DATE_EPOCH)} is not a number of seconds`);
-    date = new Date(Number(env.SOURCE_DATE_EPOCH) * 1000);
-  } else {
-    date = new Date(0);
-  }
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+const NEW_CONFLICTS: FlagRule[] = [
+  { rule: 'exactly-one', flags: ['toImage', 'toFile', 'toDir'], message: 'give exactly one of --to-image, --to-file and --to-dir' },
+];
 
 export function newCommand(): Command {
   return addRegistryOptions(new Command('new'))
@@ -73,14 +62,15 @@ export function newCommand(): Command {
       ]),
     )
     .action(async (mappingArgs: string[], o: NewOptions) => {
-      const targets = [o.toImage, o.toFile, o.toDir].filter((t) => t !== undefined).length;
-      if (targets !== 1) throw new UsageError('give exactly one of --to-image, --to-file and --to-dir');
+      checkConflicts(o, NEW_CONFLICTS);
+      const { createdTime } = await import('../release/new/created.js');
       const created = createdTime(o.created);
       const { readFile } = await import('node:fs/promises');
       const { OsimageError, describe } = await import('../errors.js');
       const { parseMappings } = await import('../release/new/mappings.js');
       const { releaseMetadata } = await import('../release/new/metadata.js');
       const { assemblePayload, MissingImagesError } = await import('../release/new/assemble.js');
+      const target = await import('../release/new/target.js');
       const { info, error, out } = await import('../output/terminal.js');
 
       let mappingFile: { path: string; text: string } | undefined;
@@ -98,11 +88,7 @@ export function newCommand(): Command {
         next: o.next,
         ...(o.metadata !== undefined ? { metadataJson: o.metadata } : {}),
       });
-      if (o.toImage !== undefined) {
-        const { parseReference } = await import('../registry/reference.js');
-        if (parseReference(o.toImage).reference.digest)
-          throw new UsageError('--to-image may only point to a repository or tag, not a digest');
-      }
+      if (o.toImage !== undefined) target.checkPushTarget(o.toImage);
 
       let payload;
       try {
@@ -118,7 +104,7 @@ export function newCommand(): Command {
       } catch (err) {
         if (err instanceof MissingImagesError) {
           for (const p of err.problems) error(p.message);
-          process.exitCode = 1;
+          setExitCode(1);
           return;
         }
         throw err;
@@ -132,52 +118,28 @@ export function newCommand(): Command {
         return;
       }
 
-      const state = { verificationFailed: false };
-      const { opts, progress } = await sourceOptions(o, state);
       const { composeReleaseImage, loadBase } = await import('../release/new/image.js');
-      let baseSource;
-      let base;
-      let baseRef: { registry: string; repository: string } | undefined;
-      try {
-        if (o.toImageBase !== undefined) {
-          const { openImage } = await import('../registry/open.js');
-          baseSource = await openImage(o.toImageBase, opts);
-          base = await loadBase(baseSource, o.filterByOs);
-          if (!o.toImageBase.startsWith('oci:') && !o.toImageBase.startsWith('oci-archive:')) {
-            const { parseReference } = await import('../registry/reference.js');
-            baseRef = parseReference(o.toImageBase).reference;
-          }
-        }
+      const output = await import('../release/new/output.js');
+      const tag = target.releaseTag(metadata.version);
+      const written = await readImages(o, async (open, opts) => {
+        const baseSource = o.toImageBase !== undefined ? await open(o.toImageBase) : undefined;
+        const base = baseSource ? await loadBase(baseSource, o.filterByOs) : undefined;
         const image = await composeReleaseImage({ name: metadata.version, files: payload.files, created, ...(base ? { base } : {}) });
-        const tag = metadata.version.replace(/\+/g, '_');
-        let digest: string;
-        let name: string;
         if (o.toFile !== undefined) {
-          const { writeReleaseArchive } = await import('../release/new/output.js');
-          await writeReleaseArchive(image, o.toFile, tag, baseSource);
-          digest = image.manifest.descriptor.digest;
-          name = `oci-archive:${o.toFile}:${tag}`;
-        } else {
-          const { pushRelease } = await import('../release/new/output.js');
-          // A tag the user typed wins; else the version.
-          const { parseImageReference } = await import('../oci/reference.js');
-          const typedTag = parseImageReference(o.toImage!, { dockerTransport: true }).tag !== undefined;
-          const target = typedTag ? o.toImage! : `${o.toImage}:${tag}`;
-          digest = await pushRelease(image, target, baseSource, {
-            ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}),
-            ...(opts.insecure ? { insecure: true } : {}),
-            ...(opts.caFile ? { caFile: opts.caFile } : {}),
-            ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
-            ...(baseRef ? { baseRegistry: baseRef.registry, baseRepository: baseRef.repository } : {}),
-          });
-          name = target;
+          await output.writeReleaseArchive(image, o.toFile, tag, baseSource);
+          return { digest: image.manifest.descriptor.digest, name: `oci-archive:${o.toFile}:${tag}` };
         }
-        progress.done();
-        info(`info: wrote ${name}`);
-        out(`${digest} ${metadata.version} ${created}`);
-      } finally {
-        progress.done();
-        await baseSource?.close();
-      }
+        const name = target.pushTarget(o.toImage!, metadata.version);
+        const digest = await output.pushRelease(image, name, baseSource, {
+          ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}),
+          ...(opts.insecure ? { insecure: true } : {}),
+          ...(opts.caFile ? { caFile: opts.caFile } : {}),
+          ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+          ...(o.toImageBase !== undefined ? target.baseRepository(o.toImageBase) : {}),
+        });
+        return { digest, name };
+      });
+      info(`info: wrote ${written.name}`);
+      out(`${written.digest} ${metadata.version} ${created}`);
     });
 }

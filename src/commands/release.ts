@@ -1,7 +1,9 @@
 import { Command, Option } from 'commander';
 import { OsimageError, UsageError } from '../errors.js';
+import { checkConflicts, type FlagRule } from './conflicts.js';
+import { readImages } from './open-image.js';
 import { examples } from './options.js';
-import { addRegistryOptions, sourceOptions, type RegistryOptionValues } from './registry-options.js';
+import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
 import { newCommand } from './release-new.js';
 
 interface InfoOptions extends RegistryOptionValues {
@@ -17,6 +19,27 @@ interface ExtractOptions extends RegistryOptionValues {
   file?: string;
   to?: string;
 }
+
+/** oc's words, even for the flags osimage lacks (--contents, --size, --verify). */
+const INFO_CONFLICTS: FlagRule[] = [
+  {
+    rule: 'at-most-one',
+    flags: ['imageFor', 'commits', 'commitUrls', 'pullspecs'],
+    message: 'only one of --commits, --commit-urls, --pullspecs, --contents, --size, --verify may be specified',
+  },
+  { rule: 'at-most-one', flags: ['output', 'imageFor'], message: '--output and --image-for may not both be specified' },
+];
+
+const CHANGES_FROM_CONFLICTS: FlagRule[] = [
+  {
+    rule: 'excludes',
+    flags: ['changesFrom', 'imageFor', 'pullspecs', 'commits', 'commitUrls', 'output'],
+    allowed: { output: ['json'] },
+    message: (given) => `--changes-from may not be combined with ${given.join(', ')} (it shows a diff as text or -o json)`,
+  },
+];
+
+const EXTRACT_CONFLICTS: FlagRule[] = [{ rule: 'at-most-one', flags: ['to', 'file'], message: 'only one of --to and --file may be set' }];
 
 const REFERENCE_HELP = 'IMAGE is a registry reference (quay.io/ns/release:tag or @sha256:…), oci:DIR[:TAG] or oci-archive:FILE[:TAG].';
 
@@ -45,95 +68,53 @@ function infoCommand(): Command {
     )
     .action(async (image: string, o: InfoOptions) => {
       if (o.changesFrom !== undefined) return changesFrom(o.changesFrom, image, o);
-      const views = [o.imageFor !== undefined, o.commits, o.commitUrls, o.pullspecs].filter(Boolean).length;
-      if (views > 1)
-        throw new UsageError('only one of --commits, --commit-urls, --pullspecs, --contents, --size, --verify may be specified');
-      if (o.imageFor !== undefined && o.output !== undefined) throw new UsageError('--output and --image-for may not both be specified');
-      const { openImage } = await import('../registry/open.js');
+      checkConflicts(o, INFO_CONFLICTS);
       const { loadReleaseInfo } = await import('../release/info.js');
       const view = await import('../output/release-view.js');
-      const { out, warn, error } = await import('../output/terminal.js');
-      const state = { verificationFailed: false };
-      const { opts, progress } = await sourceOptions(o, state);
-      const source = await openImage(image, opts);
-      try {
-        const referencesOnly = o.imageFor !== undefined || o.output === 'name' || o.output === 'pullspec' || o.output === 'digest';
-        const info = await loadReleaseInfo(image, source, {
-          ...(o.filterByOs !== undefined ? { filterByOs: o.filterByOs } : {}),
-          referencesOnly,
-        });
-        progress.done();
-        if (state.verificationFailed) warn('the release image failed content verification and may have been tampered with');
-        if (o.imageFor !== undefined) {
-          const { imageFor } = await import('../oci/image-stream.js');
-          const pull = imageFor(info.references, o.imageFor);
-          if (!pull) throw new OsimageError(`no image tag "${o.imageFor}" exists in the release image ${image}`);
-          out(pull);
-          return;
-        }
-        if (o.output === 'json') {
-          const { json } = await import('../output/format.js');
-          out(json(view.toJson(info)));
-          return;
-        }
-        if (o.output) {
-          const r = view.renderList(info, o.output);
-          process.stdout.write(r.out);
-          for (const e of r.errors) error(e);
-          return;
-        }
-        process.stdout.write(
-          view.renderInfo(info, o.pullspecs ? 'pullspecs' : o.commits ? 'commits' : o.commitUrls ? 'commit-urls' : 'digest'),
-        );
-      } finally {
-        progress.done();
-        await source.close();
+      const { out, outRaw, error } = await import('../output/terminal.js');
+      const referencesOnly = o.imageFor !== undefined || o.output === 'name' || o.output === 'pullspec' || o.output === 'digest';
+      const info = await readImages(o, async (open) => loadReleaseInfo(image, await open(image), { ...filterOf(o), referencesOnly }));
+      if (o.imageFor !== undefined) {
+        const { imageFor } = await import('../oci/image-stream.js');
+        const pull = imageFor(info.references, o.imageFor);
+        if (!pull) throw new OsimageError(`no image tag "${o.imageFor}" exists in the release image ${image}`);
+        out(pull);
+        return;
       }
+      if (o.output === 'json') {
+        const { json } = await import('../output/format.js');
+        out(json(view.toJson(info)));
+        return;
+      }
+      if (o.output) {
+        const r = view.renderList(info, o.output);
+        outRaw(r.out);
+        for (const e of r.errors) error(e);
+        return;
+      }
+      outRaw(view.renderInfo(info, o.pullspecs ? 'pullspecs' : o.commits ? 'commits' : o.commitUrls ? 'commit-urls' : 'digest'));
     });
 }
 
 /** `--changes-from OLD NEW`: a diff of two releases. Only the text view and -o json apply to it. */
 async function changesFrom(oldImage: string, newImage: string, o: InfoOptions): Promise<void> {
-  const conflicts = [
-    o.imageFor !== undefined ? '--image-for' : undefined,
-    o.pullspecs ? '--pullspecs' : undefined,
-    o.commits ? '--commits' : undefined,
-    o.commitUrls ? '--commit-urls' : undefined,
-    o.output !== undefined && o.output !== 'json' ? `--output ${o.output}` : undefined,
-  ].filter((c): c is string => c !== undefined);
-  if (conflicts.length > 0)
-    throw new UsageError(`--changes-from may not be combined with ${conflicts.join(', ')} (it shows a diff as text or -o json)`);
+  checkConflicts(o, CHANGES_FROM_CONFLICTS);
   if (oldImage === '') throw new UsageError('--changes-from: the image is empty');
-  const { openImage } = await import('../registry/open.js');
   const { loadReleaseInfo } = await import('../release/info.js');
   const { diffReleases } = await import('../release/diff.js');
   const view = await import('../output/release-diff-view.js');
-  const { out, warn } = await import('../output/terminal.js');
-  const state = { verificationFailed: false };
-  const { opts, progress } = await sourceOptions(o, state);
-  const load = async (ref: string) => {
-    const source = await openImage(ref, opts);
-    try {
-      return await loadReleaseInfo(ref, source, o.filterByOs !== undefined ? { filterByOs: o.filterByOs } : {});
-    } finally {
-      await source.close();
-    }
-  };
-  try {
-    const oldInfo = await load(oldImage);
-    const newInfo = await load(newImage);
-    progress.done();
-    if (state.verificationFailed) warn('the release image failed content verification and may have been tampered with');
-    const diff = diffReleases(oldInfo, newInfo);
-    if (o.output === 'json') {
-      const { json } = await import('../output/format.js');
-      out(json(view.diffJson(diff)));
-      return;
-    }
-    out(view.renderDiff(diff));
-  } finally {
-    progress.done();
+  const { out } = await import('../output/terminal.js');
+  const diff = await readImages(o, async (open) => {
+    const oldInfo = await loadReleaseInfo(oldImage, await open(oldImage), filterOf(o));
+    const newInfo = await loadReleaseInfo(newImage, await open(newImage), filterOf(o));
+    return diffReleases(oldInfo, newInfo);
+  });
+  if (o.output === 'json') {
+    const { json } = await import('../output/format.js');
+    out(json(view.releaseDiffJson(diff)));
+    return;
   }
+  out(view.renderDiff(diff));
 }
 
 function extractCommand(): Command {
@@ -152,33 +133,25 @@ function extractCommand(): Command {
       ]),
     )
     .action(async (image: string, o: ExtractOptions) => {
-      if (o.file !== undefined && o.to !== undefined) throw new UsageError('only one of --to and --file may be set');
-      const { openImage } = await import('../registry/open.js');
+      checkConflicts(o, EXTRACT_CONFLICTS);
       const { extractFile, extractTree } = await import('../release/extract.js');
-      const { out, outRaw, warn } = await import('../output/terminal.js');
-      const state = { verificationFailed: false };
-      const { opts, progress } = await sourceOptions(o, state);
-      const filter = o.filterByOs !== undefined ? { filterByOs: o.filterByOs } : {};
-      const source = await openImage(image, opts);
-      try {
-        if (o.file !== undefined) {
-          const { file } = await extractFile(source, o.file, filter);
-          progress.done();
-          if (state.verificationFailed) warn('the release image failed content verification and may have been tampered with');
-          if (!file) throw new OsimageError(`image did not contain ${o.file}`);
-          outRaw(file.data);
-          return;
-        }
-        const tree = await extractTree(source, o.to ?? '.', filter);
-        progress.done();
-        if (state.verificationFailed) warn('the release image failed content verification and may have been tampered with');
-        const { createdString } = await import('../release/info.js');
-        out(`Extracted release payload from digest ${tree.listDigest ?? tree.digest} created at ${createdString(tree.config.created)}`);
-      } finally {
-        progress.done();
-        await source.close();
+      const { out, outRaw } = await import('../output/terminal.js');
+      if (o.file !== undefined) {
+        const name = o.file;
+        const { file } = await readImages(o, async (open) => extractFile(await open(image), name, filterOf(o)));
+        if (!file) throw new OsimageError(`image did not contain ${name}`);
+        outRaw(file.data);
+        return;
       }
+      const tree = await readImages(o, async (open) => extractTree(await open(image), o.to ?? '.', filterOf(o)));
+      const { createdString } = await import('../release/info.js');
+      out(`Extracted release payload from digest ${tree.listDigest ?? tree.digest} created at ${createdString(tree.config.created)}`);
     });
+}
+
+/** `--filter-by-os` as the release readers take it. */
+function filterOf(o: RegistryOptionValues): { filterByOs?: string } {
+  return o.filterByOs !== undefined ? { filterByOs: o.filterByOs } : {};
 }
 
 export function command(): Command {

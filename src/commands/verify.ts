@@ -1,20 +1,33 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { setExitCode } from '../context.js';
 import { UsageError } from '../errors.js';
-import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
-import { addRegistryOptions, sourceOptions, type RegistryOptionValues } from './registry-options.js';
+import { checkConflicts, pinsFile, type FlagRule } from './conflicts.js';
+import { readImages } from './open-image.js';
+import { addSettingsOptions, examples, noteIgnoredEnvPins, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
+import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
 
 interface VerifyOptions extends SettingsOptionValues, RegistryOptionValues {
   release: string;
+  pins?: string;
+  /** The old name of --pins, kept as a hidden alias. */
   write?: string;
   tag: string;
   output: 'text' | 'json';
 }
 
+const VERIFY_CONFLICTS: FlagRule[] = [
+  {
+    rule: 'excludes',
+    flags: ['pins', 'build', 'channel'],
+    message: '--pins reads the build and channel from FILE; --build and --channel cannot be used with it',
+  },
+];
+
 const HELP = `
 The bootimage:
-  With --write FILE, the build pinned in FILE (a release script such as hack/release.sh), read as
+  With --pins FILE, the build pinned in FILE (a release script such as hack/release.sh), read as
   \`pin --check\` reads it: the environment is ignored, --base-url may point at a mirror and --arch picks
-  the architecture. Without --write, the build the usual settings name (flags, then RHCOS_* env, then
+  the architecture. Without --pins, the build the usual settings name (flags, then RHCOS_* env, then
   defaults; no build means the newest). Its OS container is meta.json's "oscontainer".
 
 The payload:
@@ -34,32 +47,30 @@ export function command(): Command {
   const cmd = addRegistryOptions(addSettingsOptions(new Command('verify')))
     .description("Check that a release payload ships the pinned bootimage's OS image (catch bootimage/payload drift).")
     .requiredOption('--release <image>', 'the release image: a registry reference, oci:DIR[:TAG] or oci-archive:FILE[:TAG]')
-    .option('--write <file>', 'read the pinned build from this release script (e.g. hack/release.sh)')
+    .option('--pins <file>', 'read the pinned build from this release script (e.g. hack/release.sh)')
+    .addOption(new Option('--write <file>', 'old name of --pins').hideHelp())
     .option('--tag <name>', 'the payload tag of the OS image', 'machine-os-content')
     .addOption(outputOption(['text', 'json'], 'text'))
     .addHelpText('after', HELP)
     .addHelpText(
       'after',
       examples([
-        'osimage verify --write hack/release.sh --release quay.io/openshift-release-dev/ocp-release:4.13.1-x86_64',
+        'osimage verify --pins hack/release.sh --release quay.io/openshift-release-dev/ocp-release:4.13.1-x86_64',
         'osimage verify --build 412.86.202301250001-0 --channel rhcos-4.12 --release oci-archive:release.tar -o json',
-        'osimage verify --write hack/release.sh --tag rhel-coreos --release REGISTRY/ocp/release:4.16.0 -a pull-secret.json',
+        'osimage verify --pins hack/release.sh --tag rhel-coreos --release REGISTRY/ocp/release:4.16.0 -a pull-secret.json',
       ]),
     )
     .action(async (o: VerifyOptions) => {
-      if (o.write !== undefined && (o.build !== undefined || o.channel !== undefined)) {
-        throw new UsageError('--write reads the build and channel from FILE; --build and --channel cannot be used with it');
-      }
+      const pins = pinsFile(o);
+      checkConflicts({ ...o, pins }, VERIFY_CONFLICTS);
       if (o.tag === '') throw new UsageError('--tag: the tag name is empty');
       const term = await import('../output/terminal.js');
       let settings;
       let pinnedIn: string | undefined;
-      if (o.write !== undefined) {
-        const ignored = ['RHCOS_BUILD_NAME', 'RHCOS_DEFAULT_CHANNEL', 'RHCOS_BASE_URL'].filter((v) => process.env[v]);
-        if (ignored.length > 0)
-          term.info(`note: --write reads the pins from ${o.write}; ignoring ${ignored.join(', ')} from the environment`);
+      if (pins !== undefined) {
+        noteIgnoredEnvPins('--pins', pins);
         const { settingsFromPinsFile } = await import('../verify/pins.js');
-        const pinned = await settingsFromPinsFile(o.write, { baseUrl: o.baseUrl, arch: o.arch });
+        const pinned = await settingsFromPinsFile(pins, { baseUrl: o.baseUrl, arch: o.arch });
         settings = pinned.settings;
         pinnedIn = pinned.buildPin;
       } else {
@@ -67,22 +78,9 @@ export function command(): Command {
       }
       const { verify } = await import('../verify/verify.js');
       const view = await import('../output/verify-view.js');
-      const state = { verificationFailed: false };
-      const { opts, progress } = await sourceOptions(o, state);
-      let report;
-      try {
-        report = await verify({
-          release: o.release,
-          tag: o.tag,
-          settings,
-          pinnedIn,
-          sourceOptions: opts,
-          filterByOs: o.filterByOs,
-        });
-      } finally {
-        progress.done();
-      }
-      if (state.verificationFailed) term.warn('the release image failed content verification and may have been tampered with');
+      const report = await readImages(o, (_open, sourceOptions) =>
+        verify({ release: o.release, tag: o.tag, settings, pinnedIn, sourceOptions, filterByOs: o.filterByOs }),
+      );
       report.warnings.forEach(term.warn);
       if (o.output === 'json') {
         const { json } = await import('../output/format.js');
@@ -90,7 +88,7 @@ export function command(): Command {
       } else {
         term.out(view.renderVerify(report));
       }
-      if (!report.consistent) process.exitCode = 1;
+      if (!report.consistent) setExitCode(1);
     });
   return cmd;
 }

@@ -12,7 +12,7 @@
  * (src/payload/image-stream.ts); it reads files with this model.
  */
 import type * as Yaml from 'yaml';
-import { OsimageError, describe } from '../errors.js';
+import { type ErrorCode, OsimageError, describe } from '../errors.js';
 import { lazyRequire } from '../lazy.js';
 
 export const IMAGE_REFERENCES = 'image-references';
@@ -40,8 +40,8 @@ export interface ImageStream {
 export class InvalidImageStreamError extends OsimageError {
   /** The file (or image) it came from, when known. */
   readonly file: string | undefined;
-  constructor(reason: string, file?: string) {
-    super(file === undefined ? reason : `${file}: ${reason}`, { code: 'invalid-input' });
+  constructor(reason: string, file?: string, code: ErrorCode = 'invalid-input') {
+    super(file === undefined ? reason : `${file}: ${reason}`, { code });
     this.name = 'InvalidImageStreamError';
     this.file = file;
   }
@@ -89,9 +89,9 @@ export function imageStreamFromObject(doc: unknown, opts: ReadOptions = {}): Ima
   }
   const is = doc as Partial<ImageStream> | null;
   if (!isRecord(is) || is.kind !== 'ImageStream' || is.apiVersion !== IMAGE_STREAM_API_VERSION)
-    throw new InvalidImageStreamError(UNRECOGNIZED);
+    throw new InvalidImageStreamError(UNRECOGNIZED, undefined, 'invalid-image-references');
   const tags = is.spec?.tags;
-  if (tags != null && !Array.isArray(tags)) throw new InvalidImageStreamError(UNRECOGNIZED);
+  if (tags != null && !Array.isArray(tags)) throw new InvalidImageStreamError(UNRECOGNIZED, undefined, 'invalid-image-references');
   return { ...is, metadata: is.metadata ?? {}, spec: { ...(is.spec ?? {}), tags: tags ?? [] } } as ImageStream;
 }
 

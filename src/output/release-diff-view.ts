@@ -63,6 +63,6 @@ export function renderDiff(d: ReleaseDiff): string {
  *   }
  * }
  */
-export function diffJson(d: ReleaseDiff): ReleaseDiff {
+export function releaseDiffJson(d: ReleaseDiff): ReleaseDiff {
   return d;
 }

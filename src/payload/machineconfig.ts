@@ -8,6 +8,7 @@ import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { describe } from '../errors.js';
+import { sortKeys } from '../json.js';
 import { writeFilesAtomic } from '../files/atomic.js';
 import { PayloadError } from './errors.js';
 import { requireOsImagePullspec } from './pullspec.js';
@@ -259,17 +260,6 @@ export function appendMerge(base: unknown, next: unknown): unknown {
     return out;
   }
   return isZero(next) ? base : structuredClone(next);
-}
-
-/** A copy with every map's keys sorted (code-unit order), so serialisation is canonical. */
-export function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (isRecord(v)) {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) out[k] = sortKeys(v[k]);
-    return out;
-  }
-  return v;
 }
 
 /**

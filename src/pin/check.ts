@@ -1,11 +1,12 @@
-import { OsimageError } from '../errors.js';
+import { hasCode, type Warning } from '../errors.js';
 import { resolveBuild } from '../rhcos/resolve.js';
 import { DEFAULT_BASE_URL, DEFAULT_CHANNEL, normalizeBaseUrl, type PinVar } from '../rhcos/settings.js';
 import { buildDirUrl } from '../rhcos/urls.js';
 import { PinCheckError, PinScriptError } from './errors.js';
 import { layerSettings, readText } from './plan.js';
 import { misspeltPins, parseScript, readPins, type ScriptPins } from './script.js';
-import { describeChange, diffJson, snapshotOf, type Json } from './snapshot.js';
+import type { Json } from '../json.js';
+import { changedFields, describeChange, snapshotOf } from './snapshot.js';
 
 export interface CheckRequest {
   file: string;
@@ -28,7 +29,7 @@ export interface CheckReport {
   meta: string | undefined;
   /** Pins the file leaves to the default (channel, base URL). */
   defaulted: PinVar[];
-  warnings: string[];
+  warnings: Warning[];
 }
 
 /**
@@ -69,14 +70,20 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
     ? normalizeBaseUrl(pins.RHCOS_BASE_URL.value, `${req.file}:${pins.RHCOS_BASE_URL.line}`)
     : DEFAULT_BASE_URL;
   const defaulted: PinVar[] = [];
-  const warnings: string[] = [];
+  const warnings: Warning[] = [];
   if (!pins.RHCOS_DEFAULT_CHANNEL?.value) {
     defaulted.push('RHCOS_DEFAULT_CHANNEL');
-    warnings.push(`${req.file} does not pin RHCOS_DEFAULT_CHANNEL; checked against the default channel ${DEFAULT_CHANNEL}`);
+    warnings.push({
+      code: 'pin-defaulted',
+      message: `${req.file} does not pin RHCOS_DEFAULT_CHANNEL; checked against the default channel ${DEFAULT_CHANNEL}`,
+    });
   }
   if (!pins.RHCOS_BASE_URL?.value) {
     defaulted.push('RHCOS_BASE_URL');
-    warnings.push(`${req.file} does not pin RHCOS_BASE_URL; checked against the default ${DEFAULT_BASE_URL}`);
+    warnings.push({
+      code: 'pin-defaulted',
+      message: `${req.file} does not pin RHCOS_BASE_URL; checked against the default ${DEFAULT_BASE_URL}`,
+    });
   }
 
   const where = `${req.file}:${build.line} pins RHCOS_BUILD_NAME=${build.value}`;
@@ -84,13 +91,10 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
   try {
     resolved = await resolveBuild(settings);
   } catch (err) {
-    if (err instanceof OsimageError && !(err instanceof PinCheckError)) {
-      const reason = /^no build with name|has no \S+ in|no build for arch|legacy builds\.json/.test(err.message) ? 'build-gone' : undefined;
-      if (reason) throw new PinCheckError(reason, `${where}, but ${err.message}`, err);
-    }
+    if (hasCode(err, 'build-not-found')) throw new PinCheckError('build-gone', `${where}, but ${err.message}`, err);
     throw err;
   }
-  warnings.push(...resolved.warnings);
+  warnings.push(...resolved.warnings.map((message) => ({ code: 'meta-buildid', message })));
 
   if (req.meta !== undefined) {
     const snapText = await readText(req.meta);
@@ -115,7 +119,7 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
       );
     }
     const pinnedDir = buildDirUrl(pinnedBase, resolved.channel, resolved.build, resolved.layout, resolved.arch);
-    const changes = diffJson(snap, snapshotOf(resolved.meta, pinnedDir));
+    const changes = changedFields(snap, snapshotOf(resolved.meta, pinnedDir));
     if (changes.length > 0) {
       throw new PinCheckError(
         'meta-changed',

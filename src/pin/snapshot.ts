@@ -1,4 +1,5 @@
 import type { BuildMeta } from '../rhcos/meta.js';
+import { isJsonObject, sortKeys, type Json } from '../json.js';
 
 /**
  * The pinned metadata snapshot: the subset of a build's meta.json a release ships, in the shape the
@@ -6,21 +7,6 @@ import type { BuildMeta } from '../rhcos/meta.js';
  * baseURI = the build directory), serialised with sorted keys and 4-space indent so a reviewer sees
  * exactly what changed in one diff.
  */
-
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Copy a JSON value with every object's keys sorted. */
-export function sortKeys(v: unknown): Json {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (isObject(v)) {
-    const out: { [key: string]: Json } = {};
-    for (const k of Object.keys(v).sort()) if (v[k] !== undefined) out[k] = sortKeys(v[k]);
-    return out;
-  }
-  return v as Json;
-}
 
 /** Sorted keys (recursively), 4-space indent, trailing newline. */
 export function stableJson(v: unknown): string {
@@ -53,10 +39,10 @@ function fieldPath(parent: string, key: string): string {
 }
 
 /** Every leaf field (objects are descended into; arrays and scalars compared whole) that differs. */
-export function diffJson(oldV: Json | undefined, newV: Json | undefined, path = ''): FieldChange[] {
-  if (isObject(oldV) && isObject(newV)) {
+export function changedFields(oldV: Json | undefined, newV: Json | undefined, path = ''): FieldChange[] {
+  if (isJsonObject(oldV) && isJsonObject(newV)) {
     const keys = [...new Set([...Object.keys(oldV), ...Object.keys(newV)])].sort();
-    return keys.flatMap((k) => diffJson(oldV[k], newV[k], fieldPath(path, k)));
+    return keys.flatMap((k) => changedFields(oldV[k], newV[k], fieldPath(path, k)));
   }
   if (JSON.stringify(oldV === undefined ? undefined : sortKeys(oldV)) === JSON.stringify(newV === undefined ? undefined : sortKeys(newV)))
     return [];

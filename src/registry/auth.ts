@@ -13,7 +13,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { OsimageError, describe } from '../errors.js';
+import { OsimageError, describe, type OnWarning } from '../errors.js';
 
 export interface Credential {
   username?: string;
@@ -37,7 +37,7 @@ export interface AuthFileOptions {
   env?: NodeJS.ProcessEnv;
   home?: string;
   uid?: number;
-  onWarning?: (message: string) => void;
+  onWarning?: OnWarning;
 }
 
 export interface AuthFileCandidate {
@@ -161,14 +161,17 @@ export function authKeyOrder(registry: string, repository: string): string[] {
 }
 
 /** Decode one entry; undefined when it is empty (a credential-helper marker) or unusable (with a warning). */
-function decodeEntry(entry: AuthEntry, file: string, key: string, warn?: (m: string) => void): Credential | undefined {
+function decodeEntry(entry: AuthEntry, file: string, key: string, warn?: OnWarning): Credential | undefined {
   const cred: Credential = {};
   if (typeof entry.auth === 'string' && entry.auth !== '') {
     const decoded = Buffer.from(entry.auth, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     const canonical = Buffer.from(decoded, 'utf8').toString('base64').replace(/=+$/, '');
     if (colon < 0 || canonical !== entry.auth.trim().replace(/=+$/, '')) {
-      warn?.(`auth file ${file}: entry "${key}" has an "auth" value that is not base64 of user:password; ignoring it`);
+      warn?.({
+        code: 'auth-entry',
+        message: `auth file ${file}: entry "${key}" has an "auth" value that is not base64 of user:password; ignoring it`,
+      });
       return undefined;
     }
     cred.username = decoded.slice(0, colon);
@@ -188,7 +191,7 @@ export function matchAuthFile(
   file: AuthFile,
   registry: string,
   repository: string,
-  warn?: (m: string) => void,
+  warn?: OnWarning,
 ): { credential: Credential; key: string } | { helper: string } | undefined {
   const host = canonicalHost(registry);
   const helper =
@@ -266,7 +269,10 @@ export async function findCredential(registry: string, repository: string, opts:
       const helperHost = canonicalHost(registry) === 'docker.io' ? 'https://index.docker.io/v1/' : registry;
       const credential = await runCredentialHelper(hit.helper, helperHost, env);
       if (!credential) {
-        opts.onWarning?.(`credential helper docker-credential-${hit.helper} (from ${file.path}) gave no credential for ${registry}`);
+        opts.onWarning?.({
+          code: 'credential-helper',
+          message: `credential helper docker-credential-${hit.helper} (from ${file.path}) gave no credential for ${registry}`,
+        });
       }
       return { credential, file: file.path, key: `credHelper ${hit.helper}` };
     }

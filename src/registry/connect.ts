@@ -1,4 +1,5 @@
 /** A transport for one repository: the reference parsed, its credentials looked up, the stack assembled. */
+import type { OnWarning } from '../errors.js';
 import { defaultRetryPolicy, type HttpClient, type RetryPolicy } from '../http/client.js';
 import { findCredential } from './auth.js';
 import { parseReference, type ImageReference } from './reference.js';
@@ -8,7 +9,7 @@ export interface ConnectOptions {
   registryConfig?: string;
   insecure?: boolean;
   caFile?: string;
-  onWarning?: (message: string) => void;
+  onWarning?: OnWarning;
   env?: NodeJS.ProcessEnv;
   home?: string;
   retry?: RetryPolicy;
@@ -25,7 +26,7 @@ export async function connect(
   opts: ConnectOptions = {},
 ): Promise<{ reference: ImageReference; transport: RegistryTransport }> {
   const { reference, warnings } = parseReference(ref);
-  for (const w of warnings) opts.onWarning?.(w);
+  for (const message of warnings) opts.onWarning?.({ code: 'tag-and-digest', message });
   const lookup = await findCredential(reference.registry, reference.repository, {
     ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}),
     ...(opts.env ? { env: opts.env } : {}),

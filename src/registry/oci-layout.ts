@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { OsimageError, describe } from '../errors.js';
+import { OsimageError, UsageError, describe } from '../errors.js';
 import {
   MEDIA_TYPES,
   isIndex,
@@ -18,7 +18,7 @@ import {
   type SourceOptions,
 } from './types.js';
 import { isDigest } from '../oci/digest.js';
-import { sha256Digest, verifyBytes, verifyingStream } from './verify.js';
+import { sha256Digest, verifyBytes, verifyingStream } from './digest.js';
 
 export const REF_NAME_ANNOTATION = 'org.opencontainers.image.ref.name';
 
@@ -44,8 +44,8 @@ export function parseLayoutReference(ref: string, transport: 'oci' | 'oci-archiv
   const colon = rest.indexOf(':');
   const path = colon >= 0 ? rest.slice(0, colon) : rest;
   const tag = colon >= 0 ? rest.slice(colon + 1) : undefined;
-  if (path === '') throw new OsimageError(`invalid reference ${ref}: no path after ${transport}:`, { exitCode: 2 });
-  if (tag === '') throw new OsimageError(`invalid reference ${ref}: empty tag`, { exitCode: 2 });
+  if (path === '') throw new UsageError(`invalid reference ${ref}: no path after ${transport}:`);
+  if (tag === '') throw new UsageError(`invalid reference ${ref}: empty tag`);
   return { path, tag };
 }
 

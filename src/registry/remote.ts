@@ -30,7 +30,7 @@ import {
   type SourceOptions,
 } from './types.js';
 import { isDigest } from '../oci/digest.js';
-import { checkDescriptorSizes, isValidSize, sha256Digest, verifyBytes, verifyingStream } from './verify.js';
+import { checkDescriptorSizes, isValidSize, sha256Digest, verifyBytes, verifyingStream } from './digest.js';
 
 /** Manifests are small documents; a bigger one is refused (as containers/image does). */
 export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
@@ -45,6 +45,14 @@ const MANIFEST_TYPES: string[] = [MEDIA_TYPES.ociManifest, MEDIA_TYPES.dockerMan
 const SCHEMA1_TYPES: string[] = [MEDIA_TYPES.dockerSchema1, MEDIA_TYPES.dockerSchema1Signed];
 
 /** Options beyond the contract: an environment for auth-file lookup, a retry policy, a pool. */
+/** How a manifest request names its image in the transport's messages (`<what>: <why>`). */
+const imageWhat = (display: string) => `image "${display}"`;
+
+/** The `<why>` of a transport message whose `<what>` we chose: the transport writes `${what}: ${why}`. */
+function withoutWhat(message: string, what: string): string {
+  return message.startsWith(`${what}: `) ? message.slice(what.length + 2) : message;
+}
+
 export interface RemoteOptions extends SourceOptions, ConnectOptions {}
 
 /** The media type from a Content-Type header, without parameters. */
@@ -128,7 +136,7 @@ export class RemoteImageSource implements ImageSource {
         res = await this.transport.request(`/v2/${this.reference.repository}/manifests/${identifier}`, {
           headers: { accept: MANIFEST_ACCEPT },
           scopes: this.scopes,
-          what: `image "${display}"`,
+          what: imageWhat(display),
         });
       } catch (err) {
         throw this.manifestError(err, display);
@@ -155,9 +163,9 @@ export class RemoteImageSource implements ImageSource {
   /** oc's wording for the common cases: not found, denied. */
   private manifestError(err: unknown, display: string): unknown {
     if (!(err instanceof RegistryError)) return err;
-    if (err.status === 404 || err.codes.includes('MANIFEST_UNKNOWN') || err.codes.includes('NAME_UNKNOWN')) {
+    if (err.code === 'not-found') {
       return new RegistryError(
-        `image "${display}" not found: ${err.message.replace(/^image "[^"]*": /, '')}`,
+        `${imageWhat(display)} not found: ${withoutWhat(err.message, imageWhat(display))}`,
         err.url,
         err.status ?? 404,
         err.codes,
@@ -165,7 +173,7 @@ export class RemoteImageSource implements ImageSource {
     }
     if (err.status === 403 || err.codes.includes('DENIED')) {
       return new RegistryError(
-        `image "${display}" does not exist or you don't have permission to access the repository (${statusText(err.status ?? 403)} from ${redactUrl(err.url)})`,
+        `${imageWhat(display)} does not exist or you don't have permission to access the repository (${statusText(err.status ?? 403)} from ${redactUrl(err.url)})`,
         err.url,
         err.status ?? 403,
         err.codes,
@@ -195,7 +203,7 @@ export class RemoteImageSource implements ImageSource {
           discard(res.body);
           throw new FetchError(msg, res.url, res.status);
         }
-        this.opts.onWarning?.(`${msg} (continuing: --skip-verification)`);
+        this.opts.onWarning?.({ code: 'content-length', message: `${msg} (continuing: --skip-verification)` });
       }
       return res;
     }

@@ -4,6 +4,7 @@
  * answers it; the HTTP client (src/http) sends, follows redirects by the one policy and retries;
  * errors.ts turns an unexpected answer into a RegistryError.
  */
+import type { OnWarning } from '../errors.js';
 import {
   httpClient,
   defaultRetryPolicy,
@@ -34,7 +35,7 @@ export interface TransportOptions {
   /** Looked up once, on the first request that needs it. */
   credential?: CredentialLookup;
   retry?: RetryPolicy;
-  onWarning?: (message: string) => void;
+  onWarning?: OnWarning;
   /** Tests and callers that want their own client. */
   client?: HttpClient;
 }
@@ -169,7 +170,7 @@ export class RegistryTransport {
         const text = m[1]!.replace(/\\(.)/g, '$1').trim();
         if (!text || this.warned.has(text)) continue;
         this.warned.add(text);
-        this.opts.onWarning(`registry ${this.registry}: ${text}`);
+        this.opts.onWarning({ code: 'registry-notice', message: `registry ${this.registry}: ${text}` });
       }
     }
   }

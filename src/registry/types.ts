@@ -3,6 +3,7 @@
  * (release reader, release new, verify). One noun: an ImageSource.
  */
 import type { Readable } from 'node:stream';
+import type { OnWarning } from '../errors.js';
 
 export const MEDIA_TYPES = {
   ociIndex: 'application/vnd.oci.image.index.v1+json',
@@ -82,7 +83,7 @@ export interface SourceOptions {
   /** --skip-verification: digest mismatches become warnings. */
   skipVerification?: boolean;
   /** Where warnings go (the command prints them on stderr). */
-  onWarning?: (message: string) => void;
+  onWarning?: OnWarning;
   /** Progress of blob downloads (bytes so far, total), for a TTY progress bar. */
   onProgress?: (digest: string, done: number, total: number) => void;
 }

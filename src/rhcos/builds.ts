@@ -90,13 +90,17 @@ export function newestBuild(list: BuildList, arch: string): BuildEntry {
   const found = list.builds.find((b) => b.arches?.includes(arch));
   if (!found) {
     const arches = [...new Set(list.builds.flatMap((b) => b.arches ?? []))];
-    throw new OsimageError(`no build for arch ${arch} in ${list.url} (arches there: ${arches.join(', ') || 'none'})`);
+    throw new OsimageError(`no build for arch ${arch} in ${list.url} (arches there: ${arches.join(', ') || 'none'})`, {
+      code: 'build-not-found',
+    });
   }
   return found;
 }
 
 export function assertLegacyArch(list: BuildList, arch: string): void {
   if (list.layout === 'legacy' && arch !== 'x86_64') {
-    throw new OsimageError(`${list.url} is a legacy builds.json without architectures (x86_64 only); no build for arch ${arch}`);
+    throw new OsimageError(`${list.url} is a legacy builds.json without architectures (x86_64 only); no build for arch ${arch}`, {
+      code: 'build-not-found',
+    });
   }
 }

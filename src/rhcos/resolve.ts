@@ -47,11 +47,14 @@ export function checkPinnedBuild(list: BuildList, build: string, arch: string): 
     const near = closest(build, ids);
     throw new OsimageError(
       `no build with name '${build}' found at '${list.url}'. Available builds are${which}: [${shown.join(', ')}]${near ? `; closest match: ${near}` : ''}`,
+      { code: 'build-not-found' },
     );
   }
   assertLegacyArch(list, arch);
   if (list.layout === 'v1' && !entry.arches?.includes(arch)) {
-    throw new OsimageError(`build ${build} has no ${arch} in ${list.url} (its arches: [${(entry.arches ?? []).join(', ')}])`);
+    throw new OsimageError(`build ${build} has no ${arch} in ${list.url} (its arches: [${(entry.arches ?? []).join(', ')}])`, {
+      code: 'build-not-found',
+    });
   }
 }
 

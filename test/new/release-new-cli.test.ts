@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { osimage } from '../helpers/cli.js';
-import { tempDir, type Temp } from '../helpers/oci-builder.js';
+import { baseEntries, entry, image, layout, tempDir, type Temp } from '../helpers/oci-builder.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/release-new/payload', import.meta.url));
 const A = 'a'.repeat(64);
@@ -155,6 +155,25 @@ describe('release new --to-file', () => {
     expect(c.stdout).toMatch(/ 4\.99\.0 2026-01-02T03:04:05Z$/);
     expect(c.stdout.split(' ')[0]).toBe(a.stdout.split(' ')[0]);
     expect(b.stdout.split(' ')[0]).not.toBe(a.stdout.split(' ')[0]);
+  });
+});
+
+describe('release new --to-image-base with a tampered base', () => {
+  it('fails; with --skip-verification it is written with the same warning as release info', async () => {
+    const base = await image([{ entries: baseEntries(), compression: 'none' }]);
+    const ref = await layout(tmp.dir, 'tampered-base', [entry(base, 'base')], 'base');
+    const digest = base.layers[0]!.descriptor.digest;
+    const file = join(ref.slice('oci:'.length).replace(/:base$/, ''), 'blobs', 'sha256', digest.slice('sha256:'.length));
+    const bytes = await readFile(file);
+    bytes[bytes.indexOf('ID=rhel') + 3] = 'f'.charCodeAt(0); // same size, another digest
+    await writeFile(file, bytes);
+    const args = ['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.0', '--to-image-base', ref, '--to-file'];
+    const strict = await osimage([...args, join(tmp.dir, 'tampered-strict.tar')]);
+    expect(strict.exitCode).toBe(1);
+    expect(strict.stderr).toMatch(/digest mismatch/);
+    const lenient = await osimage([...args, join(tmp.dir, 'tampered-lenient.tar'), '--skip-verification']);
+    expect(lenient.exitCode).toBe(0);
+    expect(lenient.stderr).toContain('warning: the release image failed content verification and may have been tampered with');
   });
 });
 

@@ -49,7 +49,7 @@ describe('osimage pin --write (a copy of hack/release.sh, over HTTP)', () => {
     const env = await osimage(['pin', '--write', script], { env: { RHCOS_BUILD_NAME: NEWEST_412, RHCOS_BASE_URL: sb.server.url } });
     expect(env.exitCode).toBe(0);
     expect(env.stderr).toContain(
-      `note: RHCOS_BUILD_NAME=${NEWEST_412} from the environment is used instead of the pin ${OLDER_412} in ${script}:13`,
+      `info: RHCOS_BUILD_NAME=${NEWEST_412} from the environment is used instead of the pin ${OLDER_412} in ${script}:13`,
     );
     expect(await readFile(script, 'utf8')).toContain(buildLine(NEWEST_412));
 
@@ -179,7 +179,7 @@ describe('osimage pin --check', () => {
     expect(r.exitCode).toBe(0);
   }
   const check = (extra: string[] = [], env: Record<string, string> = {}) =>
-    osimage(['pin', '--check', '--write', script, ...extra], { env });
+    osimage(['pin', '--check', '--pins', script, ...extra], { env });
 
   it('exits 0 with a one-line summary when the pins are sound, ignoring the environment', async () => {
     await pinned();
@@ -277,12 +277,30 @@ describe('osimage pin --check', () => {
   });
 
   it('fails when FILE does not exist, and refuses flags that would check something other than the pin', async () => {
-    const gone = await osimage(['pin', '--check', '--write', join(sb.work, 'nope.sh')]);
+    const gone = await osimage(['pin', '--check', '--pins', join(sb.work, 'nope.sh')]);
     expect(gone.exitCode).toBe(1);
     expect(gone.stderr).toBe(`error: ${join(sb.work, 'nope.sh')} does not exist`);
     const usage = await check(['--build', OLDER_412]);
     expect(usage.exitCode).toBe(2);
     const usage2 = await check(['--latest']);
     expect(usage2.exitCode).toBe(2);
+  });
+
+  it('--write is still accepted as the old name of --pins; --check needs one of them, and --pins is for --check only', async () => {
+    await pinned();
+    const old = await osimage(['pin', '--check', '--write', script]);
+    expect(old.exitCode).toBe(0);
+    expect(old.stdout).toMatch(new RegExp(`^ok: ${script} pins ${OLDER_412} `));
+    expect(await osimage(['pin', '--check'])).toEqual({
+      stdout: '',
+      stderr: "error: required option '--pins <file>' not specified",
+      exitCode: 2,
+    });
+    const both = await osimage(['pin', '--check', '--pins', script, '--write', `${script}.other`]);
+    expect(both).toEqual({ stdout: '', stderr: 'error: --write is the old name of --pins: give one of them', exitCode: 2 });
+    const misplaced = await osimage(['pin', '--pins', script]);
+    expect(misplaced.exitCode).toBe(2);
+    expect(misplaced.stderr).toBe('error: --pins is read by --check; to write the pins give --write FILE');
+    expect(await osimage(['pin'])).toMatchObject({ stderr: "error: required option '--write <file>' not specified", exitCode: 2 });
   });
 });

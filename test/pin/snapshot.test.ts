@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseMeta } from '../../src/rhcos/meta.js';
-import { describeChange, diffJson, snapshotOf, stableJson } from '../../src/pin/snapshot.js';
+import { describeChange, changedFields, snapshotOf, stableJson } from '../../src/pin/snapshot.js';
 
 const META_2018 = {
   buildid: '47.246',
@@ -52,12 +52,12 @@ describe('metadata snapshot', () => {
       oscontainer: { image: 'registry.example/rhcos/maipo', digest: 'sha256:ffff' },
     };
     const b = snapshotOf(parseMeta(changed, 'u'), 'https://r/');
-    expect(diffJson(a, b).map(describeChange)).toEqual([
+    expect(changedFields(a, b).map(describeChange)).toEqual([
       'amis.eu-west-1: (absent) → {"hvm":"ami-eu"}',
       'amis.us-east-1.hvm: ami-009d544e10870b87b → ami-new',
       'amis.us-west-2: {"hvm":"ami-08d9467c4d49e0a07"} → (absent)',
       'oscontainer.digest: sha256:84e3 → sha256:ffff',
     ]);
-    expect(diffJson(a, JSON.parse(stableJson(a)))).toEqual([]);
+    expect(changedFields(a, JSON.parse(stableJson(a)))).toEqual([]);
   });
 });

@@ -143,14 +143,14 @@ describe('key matching within a file', () => {
       authJson({ 'a.io/x': { auth: '%%%not-base64' }, 'a.io': { auth: b64('u:p') }, 'e.io': { auth: '' } }),
     );
     const warnings: string[] = [];
-    const r = await findCredential('a.io', 'x/y', { env, home, registryConfig: f, onWarning: (w) => warnings.push(w) });
+    const r = await findCredential('a.io', 'x/y', { env, home, registryConfig: f, onWarning: (w) => warnings.push(w.message) });
     expect(r.credential?.username).toBe('u');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(f);
     expect(warnings[0]).toContain('a.io/x');
     const w2: string[] = [];
     expect(
-      (await findCredential('e.io', 'x/y', { env, home, registryConfig: f, onWarning: (w) => w2.push(w) })).credential,
+      (await findCredential('e.io', 'x/y', { env, home, registryConfig: f, onWarning: (w) => w2.push(w.message) })).credential,
     ).toBeUndefined();
     expect(w2).toEqual([]);
   });

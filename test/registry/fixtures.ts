@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import { openPushTarget, type PushOptions } from '../../src/registry/push.js';
 import { MEDIA_TYPES, type Descriptor, type Platform } from '../../src/registry/types.js';
-import { sha256Digest } from '../../src/registry/verify.js';
+import { sha256Digest } from '../../src/registry/digest.js';
 
 export interface Blob {
   desc: Descriptor;

@@ -3,11 +3,11 @@
  * negotiation, verification, retries and resumed blobs.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { OsimageError } from '../../src/errors.js';
+import { OsimageError, type Warning } from '../../src/errors.js';
 import { openPushTarget } from '../../src/registry/push.js';
 import { MANIFEST_ACCEPT, MAX_MANIFEST_BYTES, openRemote, type RemoteOptions } from '../../src/registry/remote.js';
 import { MEDIA_TYPES, isIndex, type ImageIndex } from '../../src/registry/types.js';
-import { sha256Digest } from '../../src/registry/verify.js';
+import { sha256Digest } from '../../src/registry/digest.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { printLogsOnFailure, startRegistry, type TestRegistry } from '../helpers/registry.js';
 import { makeImage, pushImage, pushIndex, readAll, type TestImage } from './fixtures.js';
@@ -175,7 +175,7 @@ describe('manifest negotiation', () => {
         .end(image.manifest.bytes);
     proxy.fault({ path: manifestPath('warned'), times: 2, action: { respond } });
     const warnings: string[] = [];
-    const src = await openRemote(`${proxy.host}/ocp/release:warned`, opts({ onWarning: (w) => warnings.push(w) }));
+    const src = await openRemote(`${proxy.host}/ocp/release:warned`, opts({ onWarning: (w) => warnings.push(w.message) }));
     await src.manifest();
     await src.manifest();
     expect(warnings).toEqual([`registry ${proxy.host}: this repository is deprecated`]);
@@ -215,7 +215,7 @@ describe('verification', () => {
     );
     proxy.fault({ path: manifestPath('4.16.0'), action: { flipAt: at } });
     const warnings: string[] = [];
-    const m = await (await openRemote(ref, opts({ skipVerification: true, onWarning: (w) => warnings.push(w) }))).manifest();
+    const m = await (await openRemote(ref, opts({ skipVerification: true, onWarning: (w) => warnings.push(w.message) }))).manifest();
     expect(m.digest).not.toBe(image.manifest.desc.digest);
     expect(warnings.join('\n')).toMatch(/digest mismatch.*--skip-verification/);
   });
@@ -224,18 +224,20 @@ describe('verification', () => {
     const layer = image.layers[0]!;
     proxy.fault({ path: blobPath(layer.desc.digest), action: { flipAt: 100 } });
     const src = await openRemote(ref, opts());
-    const err = (await readAll(await src.blob(layer.desc)).catch((e: unknown) => e)) as Error;
+    const err = (await readAll(await src.blob(layer.desc)).catch((e: unknown) => e)) as Error & { code?: string };
     expect(err.message).toContain(layer.desc.digest);
+    expect(err.code).toBe('digest-mismatch');
     const bad = Buffer.from(layer.bytes);
     bad[100] = bad[100]! ^ 0xff;
     expect(err.message).toContain(sha256Digest(bad));
 
     proxy.fault({ path: blobPath(layer.desc.digest), action: { flipAt: 100 } });
-    const warnings: string[] = [];
+    const warnings: Warning[] = [];
     const lenient = await openRemote(ref, opts({ skipVerification: true, onWarning: (w) => warnings.push(w) }));
     expect((await readAll(await lenient.blob(layer.desc))).equals(bad)).toBe(true);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(layer.desc.digest);
+    expect(warnings[0]!.code).toBe('digest-mismatch');
+    expect(warnings[0]!.message).toContain(layer.desc.digest);
   });
 
   test('Content-Length different from the descriptor size fails before reading', async () => {

@@ -248,7 +248,7 @@ describe('stopping early', () => {
     await expect(loadReleaseInfo('x', await openImage(ref), { referencesOnly: true })).rejects.toThrow(/digest mismatch for blob/);
     // With --skip-verification the same read succeeds and the mismatch becomes a warning.
     const warnings: string[] = [];
-    const info = await loadReleaseInfo('x', await openImage(ref, { skipVerification: true, onWarning: (w) => warnings.push(w) }), {
+    const info = await loadReleaseInfo('x', await openImage(ref, { skipVerification: true, onWarning: (w) => warnings.push(w.message) }), {
       referencesOnly: true,
     });
     expect(info.references.metadata.name).toBe('4.13.1');
@@ -283,7 +283,7 @@ describe('layer formats', () => {
 
   test('a zstd layer is a clear error naming the layer', async () => {
     const zstdish = Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), Buffer.alloc(60)]);
-    const { sha256Digest } = await import('../../src/registry/verify.js');
+    const { sha256Digest } = await import('../../src/registry/digest.js');
     const layer = {
       bytes: zstdish,
       diffId: sha256Digest(zstdish),
@@ -297,7 +297,7 @@ describe('layer formats', () => {
 
   test('a layer that is gzip-magic followed by garbage is an error naming the layer', async () => {
     const junk = Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0x00]), Buffer.alloc(100, 0x41)]);
-    const { sha256Digest } = await import('../../src/registry/verify.js');
+    const { sha256Digest } = await import('../../src/registry/digest.js');
     const layer = {
       bytes: junk,
       diffId: sha256Digest(junk),
@@ -311,7 +311,7 @@ describe('layer formats', () => {
 
   test('a tar cut off in the middle is an error, not a partial answer', async () => {
     const { tarBytes } = await import('../../src/release/build-layer.js');
-    const { sha256Digest } = await import('../../src/registry/verify.js');
+    const { sha256Digest } = await import('../../src/registry/digest.js');
     const full = await tarBytes([...releaseEntries(), { name: 'release-manifests/zz.yaml', data: 'z'.repeat(5000) }]);
     const cut = full.subarray(0, full.length - 4096);
     const layer = {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openImage } from '../../src/registry/open.js';
 import { resolveImage, selectPlatform } from '../../src/registry/platform.js';
 import { isIndex, type ImageIndex } from '../../src/registry/types.js';
-import { sha256Digest } from '../../src/registry/verify.js';
+import { sha256Digest } from '../../src/registry/digest.js';
 import { layoutFiles } from '../../src/release/oci-write.js';
 import { archive, entry, layout, multiArch, releaseImage, tempDir, type Temp } from '../helpers/oci-builder.js';
 
@@ -103,7 +103,7 @@ describe('oci layout details', () => {
     await writeFile(file, tampered);
     await expect((await openImage(ref)).manifest()).rejects.toThrow(`expected ${a.descriptor.digest}, got ${sha256Digest(tampered)}`);
     const warnings: string[] = [];
-    const m = await (await openImage(ref, { skipVerification: true, onWarning: (w) => warnings.push(w) })).manifest();
+    const m = await (await openImage(ref, { skipVerification: true, onWarning: (w) => warnings.push(w.message) })).manifest();
     expect(m.bytes.equals(tampered)).toBe(true);
     expect(warnings).toHaveLength(1);
   });

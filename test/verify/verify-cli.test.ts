@@ -111,7 +111,7 @@ afterAll(async () => {
 describe('verify: the verdicts', () => {
   test('the same digest is consistent, exit 0; the pins come from the release script', async () => {
     const release = await pushRelease('same', osTags(`${osRepo}@${digests[OLD]}`, `machine-os=${OLD}`));
-    const r = await osimage(['verify', '--insecure', '--write', pinsFile, '--release', release]);
+    const r = await osimage(['verify', '--insecure', '--pins', pinsFile, '--release', release]);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^consistent: the payload ships the bootimage's OS image$/m);
@@ -120,14 +120,23 @@ describe('verify: the verdicts', () => {
     expect(r.stdout).toMatch(/no pivot/);
   });
 
-  test('the environment does not move the pin read from --write (as with pin --check)', async () => {
+  test('the environment does not move the pin read from --pins (as with pin --check)', async () => {
     const release = `${relRepo}:same`;
-    const r = await osimage(['verify', '--insecure', '--write', pinsFile, '--release', release, '-o', 'json'], {
+    const r = await osimage(['verify', '--insecure', '--pins', pinsFile, '--release', release, '-o', 'json'], {
       env: { RHCOS_BUILD_NAME: NEW },
     });
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toContain(`note: --write reads the pins from ${pinsFile}; ignoring RHCOS_BUILD_NAME from the environment`);
+    expect(r.stderr).toContain(`info: --pins reads the pins from ${pinsFile}; ignoring RHCOS_BUILD_NAME from the environment`);
     expect(JSON.parse(r.stdout).bootimage.build).toBe(OLD);
+  });
+
+  test('--write, the old name of --pins, still reads the pins (hidden from --help)', async () => {
+    const r = await osimage(['verify', '--insecure', '--write', pinsFile, '--release', `${relRepo}:same`, '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).bootimage.pinnedIn).toBe(`${pinsFile}:3`);
+    const help = await osimage(['verify', '--help']);
+    expect(help.stdout).toContain('--pins <file>');
+    expect(help.stdout).not.toContain('--write');
   });
 
   test('a payload newer than the bootimage: both pullspecs, both build ids, a pivot and reboot, exit 1', async () => {
@@ -285,41 +294,41 @@ describe('verify: errors', () => {
 
   test('a missing pins file, a misspelt pin, no build pin and disagreeing pins are errors naming the file', async () => {
     const missing = join(tmp.dir, 'nope.sh');
-    expect(await osimage(['verify', '--write', missing, '--release', `${relRepo}:same`])).toEqual({
+    expect(await osimage(['verify', '--pins', missing, '--release', `${relRepo}:same`])).toEqual({
       stdout: '',
       stderr: `error: ${missing} does not exist`,
       exitCode: 1,
     });
     const misspelt = join(tmp.dir, 'misspelt.sh');
     await writeFile(misspelt, `RHCOS_BUILDNAME=${OLD}\nRHCOS_DEFAULT_CHANNEL=${CHANNEL}\n`);
-    const m = await osimage(['verify', '--write', misspelt, '--release', `${relRepo}:same`]);
+    const m = await osimage(['verify', '--pins', misspelt, '--release', `${relRepo}:same`]);
     expect(m.exitCode).toBe(1);
     expect(m.stderr).toBe(
       `error: ${misspelt} assigns RHCOS_BUILDNAME (line 1; did you mean RHCOS_BUILD_NAME?), which osimage does not read: the pin would be silently ignored`,
     );
     const nopin = join(tmp.dir, 'nopin.sh');
     await writeFile(nopin, `#!/bin/sh\nRHCOS_DEFAULT_CHANNEL=${CHANNEL}\n`);
-    const n = await osimage(['verify', '--write', nopin, '--release', `${relRepo}:same`]);
+    const n = await osimage(['verify', '--pins', nopin, '--release', `${relRepo}:same`]);
     expect(n.exitCode).toBe(1);
     expect(n.stderr).toBe(`error: ${nopin} has no pin: it does not assign RHCOS_BUILD_NAME, so there is no pinned bootimage to verify`);
     const disagree = join(tmp.dir, 'disagree.sh');
     await writeFile(disagree, `RHCOS_BUILD_NAME=${OLD}\nRHCOS_BUILD_NAME=${NEW}\n`);
-    const d = await osimage(['verify', '--write', disagree, '--release', `${relRepo}:same`]);
+    const d = await osimage(['verify', '--pins', disagree, '--release', `${relRepo}:same`]);
     expect(d.exitCode).toBe(1);
     expect(d.stderr).toMatch(new RegExp(`^error: ${disagree}:2: RHCOS_BUILD_NAME is assigned`));
   });
 
-  test('usage errors exit 2: --write with --build, no --release, a bad -o', async () => {
-    const w = await osimage(['verify', '--write', pinsFile, '--build', OLD, '--release', `${relRepo}:same`]);
+  test('usage errors exit 2: --pins with --build, no --release, a bad -o', async () => {
+    const w = await osimage(['verify', '--pins', pinsFile, '--build', OLD, '--release', `${relRepo}:same`]);
     expect(w).toEqual({
       stdout: '',
-      stderr: 'error: --write reads the build and channel from FILE; --build and --channel cannot be used with it',
+      stderr: 'error: --pins reads the build and channel from FILE; --build and --channel cannot be used with it',
       exitCode: 2,
     });
-    const n = await osimage(['verify', '--write', pinsFile]);
+    const n = await osimage(['verify', '--pins', pinsFile]);
     expect(n.exitCode).toBe(2);
     expect(n.stderr).toMatch(/required option '--release <image>' not specified/);
-    const o = await osimage(['verify', '--write', pinsFile, '--release', `${relRepo}:same`, '-o', 'yaml']);
+    const o = await osimage(['verify', '--pins', pinsFile, '--release', `${relRepo}:same`, '-o', 'yaml']);
     expect(o.exitCode).toBe(2);
   });
 

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { OsimageError, describe } from '../../errors.js';
+import { OsimageError, describe, hasCode } from '../../errors.js';
 import { IMAGE_REFERENCES, parseImageReferences, type ImageStream, type TagReference } from '../../oci/image-stream.js';
 import { checkOperators, type Problem } from '../../payload/check.js';
 import { isManifestFile, readOperatorDirs } from '../../payload/operator-dirs.js';
@@ -75,9 +75,9 @@ async function readInputs(fromDir: string): Promise<ImageStream> {
   try {
     stream = parseImageReferences(bytes);
   } catch (err) {
-    throw new OsimageError(
-      `could not parse images: ${file}: ${(err as Error).message.replace('unrecognized image-references in release payload', 'invalid kind/apiVersion')}`,
-    );
+    // oc's words for this file differ from its words for a release image's copy of it.
+    const why = hasCode(err, 'invalid-image-references') ? 'invalid kind/apiVersion' : describe(err);
+    throw new OsimageError(`could not parse images: ${file}: ${why}`);
   }
   checkAnnotations(stream, file);
   return stream;

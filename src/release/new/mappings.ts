@@ -1,4 +1,4 @@
-import { OsimageError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 
 /** One `TAG=PULLSPEC` override, with where it came from for messages. */
 export interface Mapping {
@@ -35,7 +35,7 @@ export function parseMappings(args: string[], file?: { path: string; text: strin
   }
   const seen = new Set<string>();
   for (const m of all) {
-    if (seen.has(m.source)) throw new OsimageError(`${m.origin}each source tag may only be specified once: ${m.source}`, { exitCode: 2 });
+    if (seen.has(m.source)) throw new UsageError(`${m.origin}each source tag may only be specified once: ${m.source}`);
     seen.add(m.source);
   }
   return all;

@@ -1,23 +1,23 @@
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
-import { OsimageError } from '../errors.js';
+import { type OnWarning, OsimageError } from '../errors.js';
 import { digestAlgorithm, isDigest } from '../oci/digest.js';
 
 export function sha256Digest(bytes: Uint8Array | string): string {
   return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }
 
-export interface VerifyOptions {
+export interface DigestCheckOptions {
   skipVerification?: boolean;
-  onWarning?: (message: string) => void;
+  onWarning?: OnWarning;
   /** What the bytes are, for messages: `manifest quay.io/x/y@sha256:...`, `blob sha256:...`. */
   what?: string;
 }
 
-function mismatch(expected: string, actual: string, what: string, opts: VerifyOptions): void {
+function mismatch(expected: string, actual: string, what: string, opts: DigestCheckOptions): void {
   const msg = `content integrity error: digest mismatch for ${what}: expected ${expected}, got ${actual}`;
-  if (!opts.skipVerification) throw new OsimageError(msg);
-  opts.onWarning?.(`${msg} (continuing: --skip-verification)`);
+  if (!opts.skipVerification) throw new OsimageError(msg, { code: 'digest-mismatch' });
+  opts.onWarning?.({ code: 'digest-mismatch', message: `${msg} (continuing: --skip-verification)` });
 }
 
 /** The hash for an expected digest: its own algorithm (sha256, sha384 or sha512); anything else is an error. */
@@ -29,7 +29,7 @@ function hashFor(expected: string) {
 }
 
 /** Check whole bytes against a digest, computed with the digest's own algorithm. */
-export function verifyBytes(bytes: Uint8Array, expected: string, opts: VerifyOptions = {}): void {
+export function verifyBytes(bytes: Uint8Array, expected: string, opts: DigestCheckOptions = {}): void {
   const hash = hashFor(expected);
   hash.update(bytes);
   const actual = hash.digest();
@@ -73,7 +73,7 @@ export function checkDescriptorSizes(doc: { config?: unknown; layers?: unknown; 
  * A pass-through stream that hashes what flows and, at the end, fails when the digest or size
  * differs from what was expected. Bytes flow on without buffering.
  */
-export function verifyingStream(expected: { digest: string; size?: number }, opts: VerifyOptions = {}): Transform {
+export function verifyingStream(expected: { digest: string; size?: number }, opts: DigestCheckOptions = {}): Transform {
   const hash = hashFor(expected.digest);
   let size = 0;
   const what = opts.what ?? `blob ${expected.digest}`;
@@ -91,8 +91,8 @@ export function verifyingStream(expected: { digest: string; size?: number }, opt
       try {
         if (expected.size !== undefined && expected.size >= 0 && size !== expected.size) {
           const msg = `size mismatch for ${what}: expected ${expected.size} bytes, got ${size}`;
-          if (!opts.skipVerification) throw new OsimageError(msg);
-          opts.onWarning?.(`${msg} (continuing: --skip-verification)`);
+          if (!opts.skipVerification) throw new OsimageError(msg, { code: 'size-mismatch' });
+          opts.onWarning?.({ code: 'size-mismatch', message: `${msg} (continuing: --skip-verification)` });
         }
         const actual = hash.digest();
         if (actual !== expected.digest) mismatch(expected.digest, actual, what, opts);
