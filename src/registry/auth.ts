@@ -13,6 +13,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { env as runEnv } from '../context.js';
 import { OsimageError, describe, type OnWarning } from '../errors.js';
 
 export interface Credential {
@@ -53,7 +54,7 @@ export interface AuthFileCandidate {
 /** The auth files to look in, in order. */
 export function authFileCandidates(opts: AuthFileOptions = {}): AuthFileCandidate[] {
   if (opts.registryConfig) return [{ path: opts.registryConfig, source: '--registry-config', required: true }];
-  const env = opts.env ?? process.env;
+  const env = opts.env ?? runEnv();
   const home = opts.home ?? env.HOME ?? homedir();
   const out: AuthFileCandidate[] = [];
   if (env.REGISTRY_AUTH_FILE) out.push({ path: env.REGISTRY_AUTH_FILE, source: '$REGISTRY_AUTH_FILE', required: false });
@@ -226,7 +227,7 @@ export function matchAuthFile(
 }
 
 /** Run `docker-credential-<name> get` with the host on stdin. Not found or a failure → anonymous. */
-export function runCredentialHelper(name: string, host: string, env: NodeJS.ProcessEnv = process.env): Promise<Credential | undefined> {
+export function runCredentialHelper(name: string, host: string, env: NodeJS.ProcessEnv = runEnv()): Promise<Credential | undefined> {
   return new Promise((resolve) => {
     const child = execFile(`docker-credential-${name}`, ['get'], { env, timeout: 30_000, maxBuffer: 1024 * 1024 }, (err, stdout) => {
       if (err) return resolve(undefined);
@@ -250,7 +251,7 @@ export function runCredentialHelper(name: string, host: string, env: NodeJS.Proc
  * (a missing --registry-config is an error); a malformed file is an error naming it.
  */
 export async function findCredential(registry: string, repository: string, opts: AuthFileOptions = {}): Promise<CredentialLookup> {
-  const env = opts.env ?? process.env;
+  const env = opts.env ?? runEnv();
   for (const cand of authFileCandidates(opts)) {
     let file: AuthFile | undefined;
     try {

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { redactUrl } from '../http/redact.js';
 import { UsageError } from '../errors.js';
 import { editDistance } from './closest.js';
+import { env as runEnv } from '../context.js';
 
 export const DEFAULT_BASE_URL = 'https://releases-rhcos.svc.ci.openshift.org/storage/releases';
 export const DEFAULT_CHANNEL = 'maipo';
@@ -39,7 +40,7 @@ function pick(flag: string | undefined, envValue: string | undefined, dflt: stri
 }
 
 /** Flag beats env beats default; an empty env value counts as unset. Values are validated here. */
-export function resolveSettings(flags: SettingsFlags = {}, env: NodeJS.ProcessEnv = process.env): Settings {
+export function resolveSettings(flags: SettingsFlags = {}, env: NodeJS.ProcessEnv = runEnv()): Settings {
   const [baseUrl, baseSrc] = pick(flags.baseUrl, env.RHCOS_BASE_URL, DEFAULT_BASE_URL);
   const [channel, chanSrc] = pick(flags.channel, env.RHCOS_DEFAULT_CHANNEL, DEFAULT_CHANNEL);
   const [build, buildSrc] = pick(flags.build, env.RHCOS_BUILD_NAME, '');
@@ -147,7 +148,7 @@ export function findMisspeltPins(names: Iterable<string>): Misspelling[] {
 }
 
 /** Warnings for misspelt pins set (non-empty) in the environment. */
-export function misspeltEnvWarnings(env: NodeJS.ProcessEnv = process.env): string[] {
+export function misspeltEnvWarnings(env: NodeJS.ProcessEnv = runEnv()): string[] {
   const set = Object.keys(env).filter((k) => env[k] !== undefined && env[k] !== '');
   return findMisspeltPins(set).map(
     (m) => `environment variable ${m.name} is set but is not read; did you mean ${m.suggestion}? (osimage reads ${m.suggestion})`,
