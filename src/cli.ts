@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { EXIT_USAGE, OsimageError, describe } from './errors.js';
-import { shutdown } from './lifecycle.js';
+import { type Io, env, io, requestedExitCode, withIo } from './context.js';
+import { beginRun } from './lifecycle.js';
 
 /**
  * The command list. Each module is imported only when its command runs (or its help is asked for),
@@ -47,53 +48,72 @@ function commandName(argv: string[]): string | undefined {
   return first !== undefined && first in COMMANDS ? first : undefined;
 }
 
-export async function main(argv: string[]): Promise<void> {
-  // `osimage ... | head`: a closed pipe ends the process quietly, as other Unix tools do.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw err;
-    });
-  }
-  const [{ Command, CommanderError }] = await Promise.all([
-    import('commander'),
-    import('./output/terminal.js').then((t) => t.loadColors()),
-  ]);
+/**
+ * Run osimage with `argv` (without node and the script) and return its exit code: 0 success, 1 failure,
+ * 2 usage. `given` gives the run its own streams, environment and working folder (tests run the source
+ * in-process this way); by default the process's own. Adds no process listeners and never exits the
+ * process: the launcher (bin/osimage) owns the process.
+ */
+export async function main(argv: string[], given: Partial<Io> = {}): Promise<number> {
+  const run: Io = {
+    stdout: given.stdout ?? process.stdout,
+    stderr: given.stderr ?? process.stderr,
+    env: given.env ?? process.env,
+    cwd: given.cwd ?? process.cwd(),
+  };
+  return withIo(run, async () => {
+    const done = beginRun();
+    try {
+      return await runCommand(argv, run);
+    } finally {
+      await done();
+    }
+  });
+}
+
+async function runCommand(argv: string[], run: Io): Promise<number> {
+  const [{ Command, CommanderError }, terminal] = await Promise.all([import('commander'), import('./output/terminal.js')]);
+  await terminal.loadColors();
+  // commander writes help and its own errors to the run's streams, not the process's.
+  const output = {
+    writeOut: (s: string) => void run.stdout.write(s),
+    writeErr: (s: string) => void run.stderr.write(s),
+    getOutHelpWidth: () => (run.stdout.isTTY ? (run.stdout.columns ?? 80) : 80),
+    getErrHelpWidth: () => (run.stderr.isTTY ? (run.stderr.columns ?? 80) : 80),
+    getOutHasColors: () => terminal.useColor(run.stdout),
+    getErrHasColors: () => terminal.useColor(run.stderr),
+  };
   const program = new Command('osimage')
     .description('The OS image (RHCOS) of an OpenShift release, from build to payload.')
-    .version(version(), '-V, --version')
-    .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
+    .version(version(), '-V, --version');
   const name = commandName(argv);
   if (name) {
     program.addCommand((await COMMANDS[name]!.load()).command());
   } else {
     for (const [n, c] of Object.entries(COMMANDS)) program.command(n).description(c.summary);
   }
-  program.commands.forEach(function configure(c: Command) {
-    c.exitOverride().showHelpAfterError('(run with --help for usage)');
+  (function configure(c: Command) {
+    c.exitOverride().showHelpAfterError('(run with --help for usage)').configureOutput(output);
     c.commands.forEach(configure);
-  });
+  })(program);
   try {
     await program.parseAsync(argv, { from: 'user' });
+    return requestedExitCode(run) ?? 0;
   } catch (err) {
-    process.exitCode = await exitCodeFor(err, CommanderError);
-  } finally {
-    await shutdown();
+    return exitCodeFor(err, CommanderError, terminal.error);
   }
 }
 
-async function exitCodeFor(err: unknown, CommanderError: typeof import('commander').CommanderError): Promise<number> {
+function exitCodeFor(err: unknown, CommanderError: typeof import('commander').CommanderError, error: (message: string) => void): number {
   if (err instanceof CommanderError) {
     // commander has already printed its message; help and --version exit 0.
     return err.exitCode === 0 ? 0 : EXIT_USAGE;
   }
-  const { error } = await import('./output/terminal.js');
   if (err instanceof OsimageError) {
     error(err.message);
     return err.exitCode;
   }
   error(describe(err));
-  if (process.env.OSIMAGE_DEBUG && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+  if (env().OSIMAGE_DEBUG && err instanceof Error && err.stack) io().stderr.write(`${err.stack}\n`);
   return 1;
 }

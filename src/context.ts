@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Writable } from 'node:stream';
 
 /**
  * What a run of the CLI talks to: its output streams, its environment and its working folder.
@@ -6,9 +7,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * their own streams and environment; outside a run (the launcher, scripts in hack/) the process's own
  * are used. Core modules read the environment through `env()`, never `process.env`.
  */
+/** A stream a run writes to: a terminal (isTTY, columns), a pipe, or a test's capture. */
+export type OutputStream = Writable & { isTTY?: boolean; columns?: number };
+
 export interface Io {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stdout: OutputStream;
+  stderr: OutputStream;
   env: NodeJS.ProcessEnv;
   cwd: string;
 }

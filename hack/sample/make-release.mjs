@@ -4,7 +4,7 @@
 // Deterministic: the same bytes on every run. Needs `npm run build` first (it uses the compiled builder).
 import { fileURLToPath } from 'node:url';
 import { buildImage, buildLayer } from '../../dist/release/build-layer.js';
-import { writeOciArchive } from '../../dist/release/oci-write.js';
+import { writeOciArchive } from '../../dist/registry/oci-write.js';
 
 const out = fileURLToPath(new URL('./release.oci-archive', import.meta.url));
 const created = '2023-05-25T08:25:20Z';

@@ -20,9 +20,9 @@ export interface SettingsOptionValues {
 }
 
 /** Settings from flags and the environment; warns about misspelt pin variables on stderr. */
-export function settingsFrom(opts: SettingsOptionValues, env: NodeJS.ProcessEnv = process.env): Settings {
-  for (const w of misspeltEnvWarnings(env)) warn(w);
-  return resolveSettings(opts, env);
+export function settingsFrom(opts: SettingsOptionValues, environment: NodeJS.ProcessEnv = env()): Settings {
+  for (const w of misspeltEnvWarnings(environment)) warn(w);
+  return resolveSettings(opts, environment);
 }
 
 /** `-o, --output <format>` limited to the given formats. */

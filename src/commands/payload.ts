@@ -278,7 +278,8 @@ function bootimagesCommand(): Command {
       const settings = settingsFrom(opts);
       const { resolveBuild } = await import('../rhcos/resolve.js');
       const boot = await import('../payload/bootimages.js');
-      const { checkConfigMapFileName, requireDir } = await import('../payload/write.js');
+      const { checkConfigMapFileName } = await import('../payload/write.js');
+      const { requireDir } = await import('../files/read.js');
       const { out, warn } = await import('../output/terminal.js');
       checkConfigMapFileName(opts.file, '--file');
       await requireDir(opts.dir);

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { addSettingsOptions, examples, type SettingsOptionValues } from './options.js';
+import { env, io } from '../context.js';
 
 interface PromoteOptions extends SettingsOptionValues {
   test: string;
@@ -46,7 +47,7 @@ export function command(): Command {
       const term = await import('../output/terminal.js');
       const view = await import('../output/pin-view.js');
       const { misspeltEnvWarnings } = await import('../rhcos/settings.js');
-      misspeltEnvWarnings(process.env).forEach(term.warn);
+      misspeltEnvWarnings(env()).forEach(term.warn);
       const { promote } = await import('../pin/promote.js');
       const { shellTestRunner, stopRunningTests } = await import('../pin/test-runner.js');
       const { releaseHeldLocksSync } = await import('../pin/lock.js');
@@ -67,18 +68,22 @@ export function command(): Command {
         file: opts.write,
         meta: opts.meta,
         flags: { baseUrl: opts.baseUrl, channel: opts.channel, arch: opts.arch },
-        env: process.env,
+        env: env(),
         test: opts.test,
         commit: opts.commit ?? false,
-        runTest: shellTestRunner({ stdout: process.stderr, stderr: process.stderr }),
+        runTest: shellTestRunner({ stdout: io().stderr, stderr: io().stderr }),
         onProgress: (m) => term.info(m),
-      }).catch(async (err: unknown) => {
-        // The test we stopped fails the promotion: the signal handler has the last word.
-        if (stopping) await stopping;
-        throw err;
-      });
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      })
+        .catch(async (err: unknown) => {
+          // The test we stopped fails the promotion: the signal handler has the last word.
+          if (stopping) await stopping;
+          throw err;
+        })
+        .finally(() => {
+          // Also after a failure: a run in-process (tests) must not leave its listeners on the process.
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+        });
       result.warnings.forEach(term.warn);
       term.out(view.promoteSummary(result, opts.meta));
     });

@@ -65,8 +65,6 @@ export function newCommand(): Command {
       checkConflicts(o, NEW_CONFLICTS);
       const { createdTime } = await import('../release/new/created.js');
       const created = createdTime(o.created);
-      const { readFile } = await import('node:fs/promises');
-      const { OsimageError, describe } = await import('../errors.js');
       const { parseMappings } = await import('../release/new/mappings.js');
       const { releaseMetadata } = await import('../release/new/metadata.js');
       const { assemblePayload, MissingImagesError } = await import('../release/new/assemble.js');
@@ -75,11 +73,8 @@ export function newCommand(): Command {
 
       let mappingFile: { path: string; text: string } | undefined;
       if (o.mappingFile !== undefined) {
-        try {
-          mappingFile = { path: o.mappingFile, text: await readFile(o.mappingFile, 'utf8') };
-        } catch (err) {
-          throw new OsimageError(`cannot read --mapping-file ${o.mappingFile}: ${describe(err)}`);
-        }
+        const { readText } = await import('../files/read.js');
+        mappingFile = { path: o.mappingFile, text: await readText(o.mappingFile) };
       }
       const mappings = parseMappings(mappingArgs, mappingFile);
       const metadata = releaseMetadata({
@@ -112,25 +107,25 @@ export function newCommand(): Command {
       for (const n of payload.notes) info(`info: ${n}`);
 
       if (o.toDir !== undefined) {
-        const { writeReleaseDir } = await import('../release/new/output.js');
+        const { writeReleaseDir } = await import('../release/new/publish.js');
         await writeReleaseDir(payload.files, o.toDir);
         info(`info: wrote ${payload.files.length} files to ${o.toDir}`);
         return;
       }
 
       const { composeReleaseImage, loadBase } = await import('../release/new/image.js');
-      const output = await import('../release/new/output.js');
+      const publish = await import('../release/new/publish.js');
       const tag = target.releaseTag(metadata.version);
       const written = await readImages(o, async (open, opts) => {
         const baseSource = o.toImageBase !== undefined ? await open(o.toImageBase) : undefined;
         const base = baseSource ? await loadBase(baseSource, o.filterByOs) : undefined;
         const image = await composeReleaseImage({ name: metadata.version, files: payload.files, created, ...(base ? { base } : {}) });
         if (o.toFile !== undefined) {
-          await output.writeReleaseArchive(image, o.toFile, tag, baseSource);
+          await publish.writeReleaseArchive(image, o.toFile, tag, baseSource);
           return { digest: image.manifest.descriptor.digest, name: `oci-archive:${o.toFile}:${tag}` };
         }
         const name = target.pushTarget(o.toImage!, metadata.version);
-        const digest = await output.pushRelease(image, name, baseSource, {
+        const digest = await publish.pushRelease(image, name, baseSource, {
           ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}),
           ...(opts.insecure ? { insecure: true } : {}),
           ...(opts.caFile ? { caFile: opts.caFile } : {}),

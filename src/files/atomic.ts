@@ -1,13 +1,25 @@
+/**
+ * Every file osimage writes is written here: a temp file in the same folder (flushed to disk unless told
+ * otherwise, with the existing file's mode), then renamed over the target, so a reader sees the old file
+ * or the new one, never half of one. Bytes, streams and symlinks; one file, or several all-or-nothing.
+ */
 import { randomBytes } from 'node:crypto';
-import { link, open, rename, stat, unlink } from 'node:fs/promises';
+import { link, open, rename, stat, symlink, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { OsimageError, describe } from '../errors.js';
+import { isMissing, noSuchFile } from './read.js';
 
-export interface AtomicWrite {
-  path: string;
-  data: string | Uint8Array;
+export interface AtomicOptions {
   /** Mode for a new file; an existing file keeps its own mode. Default 0o644. */
   mode?: number;
+  /** fsync the temp file before the rename (default true). Large outputs a rerun can rebuild may skip it. */
+  durable?: boolean;
+}
+
+export interface AtomicWrite extends AtomicOptions {
+  path: string;
+  data: string | Uint8Array;
 }
 
 /** Test hook: throw after the temp file is written and before the rename (simulates a crash). */
@@ -26,27 +38,67 @@ async function existingMode(path: string): Promise<number | undefined> {
   }
 }
 
-/** Write the data to a temp file in the same folder, flushed to disk, with the right mode. */
-async function stage(w: AtomicWrite): Promise<string> {
-  const mode = (await existingMode(w.path)) ?? w.mode ?? 0o644;
-  const tmp = tempName(w.path);
+function writeError(path: string, err: unknown): OsimageError {
+  if (err instanceof OsimageError) return err;
+  const why = isMissing(err) ? noSuchFile(dirname(path), { kind: 'directory' }).message : describe(err);
+  return new OsimageError(`cannot write ${path}: ${why}`, { cause: err });
+}
+
+/**
+ * Fill a new temp file beside `path` (bytes, or a stream piped in), give it the right mode, flush it to
+ * disk: the temp file's name, ready to be renamed. On failure nothing is left behind.
+ */
+async function stage(path: string, body: string | Uint8Array | Readable, opts: AtomicOptions): Promise<string> {
+  const mode = (await existingMode(path)) ?? opts.mode ?? 0o644;
+  const tmp = tempName(path);
   let fh;
   try {
     fh = await open(tmp, 'wx', mode);
-    await fh.writeFile(w.data);
+    if (typeof body === 'string' || body instanceof Uint8Array) await fh.writeFile(body);
+    else for await (const chunk of body) await fh.write(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array));
     await fh.chmod(mode); // the umask may have narrowed it
-    await fh.sync();
+    if (opts.durable ?? true) await fh.sync();
+    await fh.close();
   } catch (err) {
     await fh?.close().catch(() => undefined);
     await unlink(tmp).catch(() => undefined);
-    throw new OsimageError(`cannot write ${w.path}: ${describe(err)}`);
+    throw writeError(path, err);
   }
-  await fh.close();
   return tmp;
 }
 
+/** Rename the staged temp file over `path`; on failure the temp file is removed. */
+async function commit(path: string, tmp: string): Promise<void> {
+  try {
+    hooks.beforeRename?.(path);
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw writeError(path, err);
+  }
+}
+
+/**
+ * Write a stream to `path` atomically: the file appears only once the stream has ended without error.
+ * The caller may still be feeding the stream (destroy it with an error to abandon the write).
+ */
+export async function writeStreamAtomic(path: string, body: Readable, opts: AtomicOptions = {}): Promise<void> {
+  await commit(path, await stage(path, body, opts));
+}
+
+/** Make `path` a symlink to `target` atomically (replacing a file or link that is there). */
+export async function symlinkAtomic(path: string, target: string): Promise<void> {
+  const tmp = tempName(path);
+  try {
+    await symlink(target, tmp);
+  } catch (err) {
+    throw writeError(path, err);
+  }
+  await commit(path, tmp);
+}
+
 /** Write one file atomically: a temp file in the same folder, then rename. Keeps an existing file's mode. */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: { mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: AtomicOptions = {}): Promise<void> {
   await writeFilesAtomic([{ path, data, ...opts }]);
 }
 
@@ -58,7 +110,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
 export async function writeFilesAtomic(writes: AtomicWrite[]): Promise<void> {
   const staged: Array<{ path: string; tmp: string }> = [];
   try {
-    for (const w of writes) staged.push({ path: w.path, tmp: await stage(w) });
+    for (const w of writes) staged.push({ path: w.path, tmp: await stage(w.path, w.data, w) });
   } catch (err) {
     await Promise.all(staged.map((s) => unlink(s.tmp).catch(() => undefined)));
     throw err;

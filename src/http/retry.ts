@@ -1,4 +1,5 @@
 import { FetchError } from '../errors.js';
+import { env as runEnv } from '../context.js';
 
 /** How often and how patiently to retry. */
 export interface RetryPolicy {
@@ -10,7 +11,7 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
-export function defaultRetryPolicy(env: NodeJS.ProcessEnv = process.env): RetryPolicy {
+export function defaultRetryPolicy(env: NodeJS.ProcessEnv = runEnv()): RetryPolicy {
   const raw = env.OSIMAGE_HTTP_RETRIES;
   const n = raw === undefined || raw === '' ? NaN : Number(raw);
   return {

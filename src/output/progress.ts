@@ -1,3 +1,5 @@
+import { type OutputStream, env, io } from '../context.js';
+
 /**
  * A one-line progress bar for blob downloads on stderr. Only on a TTY; elsewhere it is a no-op, so logs and
  * pipes never see carriage returns.
@@ -18,8 +20,8 @@ function sizes(done: number, total: number): string {
   return total > 0 ? `${f(done)}/${f(total)} ${scale.unit}` : `${f(done)} ${scale.unit}`;
 }
 
-export function progressBar(stream: NodeJS.WriteStream = process.stderr, env: NodeJS.ProcessEnv = process.env): Progress {
-  if (!stream.isTTY || env.TERM === 'dumb') return NOOP;
+export function progressBar(stream: OutputStream = io().stderr, vars: NodeJS.ProcessEnv = env()): Progress {
+  if (!stream.isTTY || vars.TERM === 'dumb') return NOOP;
   let last = 0;
   let shown = false;
   return {

@@ -1,22 +1,26 @@
 /**
  * The only place that writes to the terminal. stdout carries the answer; stderr carries warnings,
- * errors and progress. Colour only on a TTY and never with NO_COLOR.
+ * errors and progress. Colour only on a TTY and never with NO_COLOR. The streams and environment are the
+ * current run's (`io()`, `env()`), so an in-process run writes to its own streams.
  */
+import { type OutputStream, env, io } from '../context.js';
 
-export function useColor(stream: NodeJS.WriteStream = process.stderr, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
-  return Boolean(stream.isTTY) && env.TERM !== 'dumb';
+export function useColor(stream: OutputStream = io().stderr, vars: NodeJS.ProcessEnv = env()): boolean {
+  if (vars.NO_COLOR !== undefined && vars.NO_COLOR !== '') return false;
+  if (vars.FORCE_COLOR !== undefined && vars.FORCE_COLOR !== '0') return true;
+  return Boolean(stream.isTTY) && vars.TERM !== 'dumb';
 }
 
 let chalk: typeof import('chalk') | undefined;
 
 /**
- * Load chalk when a stream may carry colour (a TTY without NO_COLOR); the CLI calls this once at start-up.
- * Piped and CI runs never load it.
+ * Load chalk when a stream may carry colour (a TTY without NO_COLOR); the CLI calls this at the start of
+ * each run. Piped and CI runs never load it. Once loaded it stays loaded: `colors()` still asks, for each
+ * stream of each run, whether that stream may carry colour.
  */
 export async function loadColors(): Promise<void> {
-  if (!chalk && (useColor(process.stderr) || useColor(process.stdout))) chalk = await import('chalk');
+  const { stdout, stderr } = io();
+  if (!chalk && (useColor(stderr) || useColor(stdout))) chalk = await import('chalk');
 }
 
 /** The few styles osimage uses. */
@@ -29,39 +33,37 @@ export interface Styles {
 
 const same = (text: string) => text;
 const PLAIN: Styles = { bold: same, red: same, green: same, yellow: same };
-const styles = new Map<NodeJS.WriteStream, Styles>();
+let styled: Styles | undefined;
 
 /** Styles for one stream: plain text unless that stream may carry colour (and chalk is loaded). */
-export function colors(stream: NodeJS.WriteStream = process.stdout): Styles {
+export function colors(stream: OutputStream = io().stdout): Styles {
   if (!chalk || !useColor(stream)) return PLAIN;
-  let c = styles.get(stream);
-  if (!c) {
-    c = new chalk.Chalk({ level: 1 });
-    styles.set(stream, c);
-  }
-  return c;
+  styled ??= new chalk.Chalk({ level: 1 });
+  return styled;
 }
 
 /** Write the answer to stdout (a newline is added when missing). */
 export function out(text: string): void {
-  process.stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+  io().stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
 }
 
 /** Write raw bytes to stdout, unchanged. */
 export function outRaw(data: string | Uint8Array): void {
-  process.stdout.write(data);
+  io().stdout.write(data);
 }
 
 export function info(message: string): void {
-  process.stderr.write(`${message}\n`);
+  io().stderr.write(`${message}\n`);
 }
 
 export function warn(message: string): void {
-  process.stderr.write(`${colors(process.stderr).yellow('warning:')} ${message}\n`);
+  const { stderr } = io();
+  stderr.write(`${colors(stderr).yellow('warning:')} ${message}\n`);
 }
 
 /** One line: `error: <message>`. */
 export function error(message: string): void {
   const oneLine = message.replace(/\s*\n\s*/g, ' ').trim();
-  process.stderr.write(`${colors(process.stderr).red('error:')} ${oneLine}\n`);
+  const { stderr } = io();
+  stderr.write(`${colors(stderr).red('error:')} ${oneLine}\n`);
 }

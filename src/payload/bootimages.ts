@@ -11,7 +11,8 @@ import { writeFileAtomic } from '../files/atomic.js';
 import { PayloadError } from './errors.js';
 import { toYaml } from './machineconfig.js';
 import { MCO_NAMESPACE } from './osimageurl.js';
-import { checkConfigMapFileName, readIfExists, requireDir } from './write.js';
+import { readTextIfExists, requireDir } from '../files/read.js';
+import { checkConfigMapFileName } from './write.js';
 
 export const BOOTIMAGES_CONFIGMAP = 'coreos-bootimages';
 /** The installer's manifest name; oc prefixes it to `0000_50_installer_coreos-bootimages.yaml`. */
@@ -164,7 +165,7 @@ export async function writeBootimages(dir: string, file: string, stream: StreamM
   checkConfigMapFileName(file, '--file');
   await requireDir(dir);
   const path = join(dir, file);
-  const text = bootimagesUpdate(await readIfExists(path), stream);
+  const text = bootimagesUpdate(await readTextIfExists(path), stream);
   if (text === undefined) return { path, written: false };
   await writeFileAtomic(path, text);
   return { path, written: true };

@@ -7,10 +7,8 @@
  * The core, {@link checkOperators}, takes parsed values, so the input ImageStream can come from a file
  * or from a release image's `release-manifests/image-references`.
  */
-import { readFile } from 'node:fs/promises';
-import { describe } from '../errors.js';
 import { dockerImage, type ImageStream } from '../oci/image-stream.js';
-import { PayloadError } from './errors.js';
+import { readText } from '../files/read.js';
 import { parseImageStream } from './image-stream.js';
 import { readOperatorDirs, type OperatorDir } from './operator-dirs.js';
 
@@ -96,13 +94,7 @@ export function checkOperators(operators: OperatorReferences[], input: ImageStre
 
 /** Read the input ImageStream file (JSON or YAML). */
 export async function readInputImages(file: string): Promise<ImageStream> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new PayloadError((err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `cannot read: ${describe(err)}`, { file });
-  }
-  return parseImageStream(text, file);
+  return parseImageStream(await readText(file), file);
 }
 
 /** Read both and check. */

@@ -4,12 +4,13 @@
  * MergeMachineConfigs and render hash.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { describe } from '../errors.js';
 import { sortKeys } from '../json.js';
 import { writeFilesAtomic } from '../files/atomic.js';
+import { readError, readText, readTextIfExists } from '../files/read.js';
 import { PayloadError } from './errors.js';
 import { requireOsImagePullspec } from './pullspec.js';
 import { lineAt } from './text.js';
@@ -96,12 +97,7 @@ export async function writeMachineConfigs(dir: string, configs: MachineConfig[])
   for (const c of configs) {
     const path = join(dir, `${c.metadata.name}.yaml`);
     const data = toYaml(c);
-    let before: string | undefined;
-    try {
-      before = await readFile(path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new PayloadError(`cannot read: ${describe(err)}`, { file: path });
-    }
+    const before = await readTextIfExists(path);
     if (before === data) outcomes.push({ path, action: 'unchanged' });
     else {
       outcomes.push({ path, action: before === undefined ? 'created' : 'updated' });
@@ -154,10 +150,7 @@ export async function loadManifests(paths: string[]): Promise<LoadedDoc[]> {
     try {
       st = await stat(p);
     } catch (err) {
-      throw new PayloadError(
-        (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : `cannot read: ${describe(err)}`,
-        { file: p },
-      );
+      throw readError(p, err);
     }
     if (st.isDirectory()) {
       const names = (await readdir(p)).filter((n) => !n.startsWith('.') && MANIFEST_EXT.has(extname(n).toLowerCase())).sort();
@@ -166,12 +159,7 @@ export async function loadManifests(paths: string[]): Promise<LoadedDoc[]> {
   }
   const out: LoadedDoc[] = [];
   for (const file of files) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (err) {
-      throw new PayloadError(`cannot read: ${describe(err)}`, { file });
-    }
+    const text = await readText(file);
     const docs = parseDocs(text, file).flatMap((d) =>
       isRecord(d) && typeof d.kind === 'string' && d.kind.endsWith('List') && Array.isArray(d.items) ? (d.items as unknown[]) : [d],
     );

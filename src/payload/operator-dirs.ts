@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { OsimageError, describe } from '../errors.js';
 import { IMAGE_REFERENCES, type ImageStream } from '../oci/image-stream.js';
 import { parseImageStream } from './image-stream.js';
-import { readIfExists, requireDir } from './write.js';
+import { readTextIfExists, requireDir } from '../files/read.js';
 
 export interface OperatorDir {
   /** The operator's folder name. */
@@ -52,7 +52,7 @@ async function readOperator(dir: string, operator: string): Promise<OperatorDir>
     .map((e) => e.name)
     .sort(byName);
   const file = join(folder, IMAGE_REFERENCES);
-  const text = await readIfExists(file);
+  const text = await readTextIfExists(file);
   let references: ImageStream | undefined;
   try {
     if (text !== undefined) references = parseImageStream(text, file);

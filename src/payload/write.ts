@@ -3,10 +3,9 @@
  * of `image-references` and the `machine-config-osimageurl` ConfigMap, byte-identical in both, with
  * both files changing together or not at all.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe } from '../errors.js';
 import { writeFilesAtomic, type AtomicWrite } from '../files/atomic.js';
+import { readTextIfExists, requireDir } from '../files/read.js';
 import { PayloadError } from './errors.js';
 import { IMAGE_REFERENCES, OS_CONTENT_TAG } from '../oci/image-stream.js';
 import { setImageReferenceTag } from './image-stream.js';
@@ -37,29 +36,6 @@ export interface PayloadWriteResult {
   warnings: string[];
 }
 
-/** Read a file, or undefined when it does not exist. */
-export async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    if ((err as NodeJS.ErrnoException).code === 'EISDIR') throw new PayloadError('is a directory, not a file', { file: path });
-    throw new PayloadError(`cannot read: ${describe(err)}`, { file: path });
-  }
-}
-
-export async function requireDir(dir: string): Promise<void> {
-  let st;
-  try {
-    st = await stat(dir);
-  } catch (err) {
-    throw new PayloadError((err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : `cannot read: ${describe(err)}`, {
-      file: dir,
-    });
-  }
-  if (!st.isDirectory()) throw new PayloadError('is not a directory', { file: dir });
-}
-
 /** A ConfigMap file name: one path segment, not image-references itself. */
 export function checkConfigMapFileName(name: string, flag = '--configmap-file'): string {
   if (name === '' || name.includes('/') || name.includes('\\') || name === '.' || name === '..') {
@@ -75,7 +51,7 @@ export async function writePayload(opts: PayloadWriteOptions): Promise<PayloadWr
   await requireDir(opts.dir);
   const refsPath = join(opts.dir, IMAGE_REFERENCES);
   const cmPath = join(opts.dir, cmName);
-  const [refsText, cmText] = await Promise.all([readIfExists(refsPath), readIfExists(cmPath)]);
+  const [refsText, cmText] = await Promise.all([readTextIfExists(refsPath), readTextIfExists(cmPath)]);
 
   const refs = setImageReferenceTag(refsText, refsPath, OS_CONTENT_TAG, opts.pullspec);
   const cm = setOsImageUrl(cmText, cmPath, opts.pullspec);

@@ -3,10 +3,12 @@ import { resolveBuild } from '../rhcos/resolve.js';
 import { DEFAULT_BASE_URL, DEFAULT_CHANNEL, normalizeBaseUrl, type PinVar } from '../rhcos/settings.js';
 import { buildDirUrl } from '../rhcos/urls.js';
 import { PinCheckError, PinScriptError } from './errors.js';
-import { layerSettings, readText } from './plan.js';
+import { noSuchFile, readTextIfExists } from '../files/read.js';
+import { layerSettings } from './plan.js';
 import { misspeltPins, parseScript, readPins, type ScriptPins } from './script.js';
 import type { Json } from '../json.js';
 import { changedFields, describeChange, snapshotOf } from './snapshot.js';
+import { redactUrl } from '../http/redact.js';
 
 export interface CheckRequest {
   file: string;
@@ -38,8 +40,8 @@ export interface CheckReport {
  * and with `meta` the snapshot file still matches the build's meta.json. Throws PinCheckError.
  */
 export async function checkPins(req: CheckRequest): Promise<CheckReport> {
-  const text = await readText(req.file);
-  if (text === undefined) throw new PinCheckError('no-file', `${req.file} does not exist`);
+  const text = await readTextIfExists(req.file);
+  if (text === undefined) throw new PinCheckError('no-file', noSuchFile(req.file).message);
   const parsed = parseScript(text);
 
   const misspelt = misspeltPins(parsed);
@@ -97,11 +99,11 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
   warnings.push(...resolved.warnings.map((message) => ({ code: 'meta-buildid', message })));
 
   if (req.meta !== undefined) {
-    const snapText = await readText(req.meta);
+    const snapText = await readTextIfExists(req.meta);
     if (snapText === undefined) {
       throw new PinCheckError(
         'meta-missing',
-        `${req.meta} does not exist (write it with: osimage pin --write ${req.file} --meta ${req.meta})`,
+        `${noSuchFile(req.meta).message} (write it with: osimage pin --write ${req.file} --meta ${req.meta})`,
       );
     }
     let snap: Json;
@@ -119,7 +121,7 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
       );
     }
     const pinnedDir = buildDirUrl(pinnedBase, resolved.channel, resolved.build, resolved.layout, resolved.arch);
-    const changes = changedFields(snap, snapshotOf(resolved.meta, pinnedDir));
+    const changes = changedFields(snap, snapshotOf(resolved.meta, redactUrl(pinnedDir)));
     if (changes.length > 0) {
       throw new PinCheckError(
         'meta-changed',

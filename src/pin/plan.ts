@@ -1,6 +1,7 @@
-import { readFile, realpath } from 'node:fs/promises';
-import { OsimageError, describe } from '../errors.js';
+import { realpath } from 'node:fs/promises';
+import { OsimageError } from '../errors.js';
 import { writeFilesAtomic, type AtomicWrite } from '../files/atomic.js';
+import { readTextIfExists } from '../files/read.js';
 import { resolveBuild, type ResolvedBuild } from '../rhcos/resolve.js';
 import {
   DEFAULT_ARCH,
@@ -25,25 +26,6 @@ export interface LayeredSettings {
   from: { baseUrl: PinSource; channel: PinSource; build: PinSource };
   /** Things worth saying: the environment overriding the file, --latest leaving a pin behind. */
   notes: string[];
-}
-
-/**
- * Read a UTF-8 text file exactly (a byte-order mark is kept); undefined when it does not exist. Bytes
- * that are not UTF-8 are an error rather than being replaced, since every other byte must survive an edit.
- */
-export async function readText(path: string): Promise<string | undefined> {
-  let data: Buffer;
-  try {
-    data = await readFile(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new OsimageError(`cannot read ${path}: ${describe(err)}`);
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(data);
-  } catch {
-    throw new OsimageError(`${path} is not UTF-8 text; osimage only edits UTF-8 files`);
-  }
 }
 
 /** Where to write `path`: the file a symlink points to (so the link survives), else the path itself. */
@@ -167,7 +149,7 @@ export async function planFor(
   resolved: ResolvedBuild,
   before?: string,
 ): Promise<Pick<PinPlan, 'script' | 'meta' | 'values'>> {
-  const scriptBefore = before ?? (await readText(file));
+  const scriptBefore = before ?? (await readTextIfExists(file));
   const values = pinValuesOf(resolved);
   let script: PinPlan['script'];
   if (scriptBefore === undefined) {
@@ -178,7 +160,7 @@ export async function planFor(
   }
   let meta: FileChange | undefined;
   if (metaFile !== undefined) {
-    const metaBefore = await readText(metaFile);
+    const metaBefore = await readTextIfExists(metaFile);
     const after = stableJson(snapshotOf(resolved.meta, resolved.buildDir));
     meta = { path: metaFile, before: metaBefore, after, changed: metaBefore !== after };
   }
@@ -188,7 +170,7 @@ export async function planFor(
 /** Resolve the build the request means and compute the edits. Nothing is written. */
 export async function planPin(req: PinRequest): Promise<PinPlan> {
   if (req.meta !== undefined && req.meta === req.file) throw new OsimageError(`--meta and --write name the same file: ${req.file}`);
-  const before = await readText(req.file);
+  const before = await readTextIfExists(req.file);
   const { pins, warnings } = pinsOfText(before, req.file);
   const layered = layerSettings(req.flags, req.env, pins, req.file, { latest: req.latest ?? false });
   let resolved: ResolvedBuild;

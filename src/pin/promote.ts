@@ -6,8 +6,10 @@ import { PIN_VARS, type SettingsFlags } from '../rhcos/settings.js';
 import { GitError, TestFailedError } from './errors.js';
 import { commitFiles, repoRoot, uncommitted } from './git.js';
 import { acquireLock } from './lock.js';
-import { applyPlan, layerSettings, pinValuesOf, pinsOfText, planFor, readText } from './plan.js';
+import { readTextIfExists } from '../files/read.js';
+import { applyPlan, layerSettings, pinValuesOf, pinsOfText, planFor } from './plan.js';
 import type { PinValues } from './script.js';
+import { redactUrl } from '../http/redact.js';
 
 /** Runs the test command; returns how it ended. Output handling is the caller's business. */
 export type TestRunner = (
@@ -69,9 +71,9 @@ export async function promote(req: PromoteRequest): Promise<PromoteResult> {
   const progress = req.onProgress ?? (() => undefined);
   const release = await acquireLock(file);
   try {
-    const before = await readText(file);
+    const before = await readTextIfExists(file);
     const { pins, warnings } = pinsOfText(before, req.file);
-    const metaBefore = meta === undefined ? undefined : await readText(meta);
+    const metaBefore = meta === undefined ? undefined : await readTextIfExists(meta);
 
     let root: string | undefined;
     const files = meta === undefined ? [file] : [file, meta];
@@ -112,7 +114,7 @@ export async function promote(req: PromoteRequest): Promise<PromoteResult> {
     }
 
     // The lock keeps other promotions out, not editors: make sure nobody changed the files meanwhile.
-    if ((await readText(file)) !== before || (meta !== undefined && (await readText(meta)) !== metaBefore)) {
+    if ((await readTextIfExists(file)) !== before || (meta !== undefined && (await readTextIfExists(meta)) !== metaBefore)) {
       throw new OsimageError(
         `${req.file}${req.meta ? ` or ${req.meta}` : ''} changed while the test ran; not promoted (run promote again)`,
       );
@@ -127,7 +129,7 @@ export async function promote(req: PromoteRequest): Promise<PromoteResult> {
       const body = [
         `${from ? `Old build: ${from}\n` : ''}New build: ${resolved.build}`,
         `Channel: ${resolved.channel}`,
-        `Base URL: ${resolved.baseUrl}`,
+        `Base URL: ${redactUrl(resolved.baseUrl)}`,
         `Tested with: ${req.test}`,
         '',
         'Promoted by osimage promote.',

@@ -1,6 +1,6 @@
 import { PIN_VARS, findMisspeltPins, type PinVar } from '../rhcos/settings.js';
 import { PinScriptError, UnsafeValueError } from './errors.js';
-import { decodeValue, encodeValue, type ValueContext } from './shell.js';
+import { decodeValue, encodeValue, tokenize, type Token, type ValueContext, type WordToken } from './shell.js';
 
 /**
  * Reading and editing the RHCOS pins of a shell script (hack/release.sh) without touching any other
@@ -10,7 +10,8 @@ import { decodeValue, encodeValue, type ValueContext } from './shell.js';
  *   VAR="${VAR:-v}"  export VAR="${VAR:-v}"   (also unquoted ${…}, and the ops -, :=, =)
  *   : "${VAR:=v}"                             (also unquoted, and =)
  *
- * Lines inside here-documents, multi-line strings and continuation lines are never taken for pins.
+ * Lines inside here-documents, multi-line strings and continuation lines are never taken for pins. The
+ * script is read once, by the tokenizer in shell.ts; this module gives its words their meaning as pins.
  */
 
 export type Quote = 'none' | 'single' | 'double';
@@ -71,9 +72,6 @@ const BEGIN_RE = /^\s*#\s*BEGIN osimage pins\b/;
 const END_RE = /^\s*#\s*END osimage pins\b/;
 
 const NAME_EQ = /^([A-Za-z_][A-Za-z0-9_]*)=/;
-const isBlank = (c: string | undefined) => c === ' ' || c === '\t';
-/** Characters that end an unquoted word. */
-const isTerminator = (c: string | undefined) => c === undefined || /[\s;&|<>()]/.test(c);
 
 export function splitLines(text: string): ScriptLine[] {
   if (text === '') return [];
@@ -87,7 +85,6 @@ export function splitLines(text: string): ScriptLine[] {
 export function joinLines(lines: ScriptLine[]): string {
   return lines.map((l) => l.text + l.eol).join('');
 }
-
 interface ValueWord {
   end: number;
   shape: 'value' | 'param';
@@ -100,23 +97,6 @@ interface ValueWord {
   value: string | undefined;
   problem: string | undefined;
 }
-
-/** Skip to the end of a (composite) word naively: the next unquoted blank or terminator. */
-function skipWord(text: string, i: number): number {
-  let q: string | null = null;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (q) {
-      if (c === '\\' && q === '"') i++;
-      else if (c === q) q = null;
-    } else if (c === '\\') i++;
-    else if (c === "'" || c === '"') q = c;
-    else if (isTerminator(c)) break;
-    i++;
-  }
-  return Math.min(i, text.length);
-}
-
 /** Scan a "…" body from after the opening quote: the index of the closing quote (or -1) and whether it expands. */
 function scanDouble(text: string, i: number): { close: number; expands: boolean } {
   let expands = false;
@@ -175,27 +155,32 @@ function parseParam(text: string, i: number): Omit<ValueWord, 'shape' | 'outer'>
   return { end: j + 1, inner, op, paramName, start, stop, value: problem ? undefined : value, problem };
 }
 
-/** Parse the value word of an assignment starting at i. */
-function parseValueWord(text: string, i: number): ValueWord {
+/** Parse the value word of an assignment: from i (after `NAME=`) to the end of its word, as the tokenizer found it. */
+function parseValueWord(text: string, i: number, word: WordToken): ValueWord {
+  const wordEnd = word.end;
   const plain = (over: Partial<ValueWord>): ValueWord => ({
-    end: i,
+    end: wordEnd,
     shape: 'value',
     outer: 'none',
     inner: 'none',
     op: '',
     paramName: undefined,
     start: i,
-    stop: i,
+    stop: wordEnd,
     value: '',
     problem: undefined,
     ...over,
   });
+  if (i >= wordEnd) return plain({ stop: i });
+  if (word.open) {
+    return text[i] === "'" || text[i] === '"'
+      ? plain({ stop: i, value: undefined, problem: 'the quote is not closed on this line' })
+      : plain({ value: undefined, problem: 'the value is not a fixed string' });
+  }
   const c = text[i];
   let w: ValueWord;
-  if (isTerminator(c)) return plain({});
   if (c === "'") {
     const close = text.indexOf("'", i + 1);
-    if (close < 0) return plain({ end: text.length, value: undefined, problem: 'the quote is not closed on this line' });
     w = plain({ end: close + 1, outer: 'single', start: i + 1, stop: close, value: text.slice(i + 1, close) });
   } else if (c === '"') {
     const p = text.startsWith('"${', i) ? parseParam(text, i + 1) : undefined;
@@ -203,7 +188,6 @@ function parseValueWord(text: string, i: number): ValueWord {
       w = { ...p, end: p.end + 1, shape: 'param', outer: 'double' };
     } else {
       const d = scanDouble(text, i + 1);
-      if (d.close < 0) return plain({ end: text.length, value: undefined, problem: 'the quote is not closed on this line' });
       w = plain({
         end: d.close + 1,
         outer: 'double',
@@ -216,27 +200,11 @@ function parseValueWord(text: string, i: number): ValueWord {
   } else if (text.startsWith('${', i) && parseParam(text, i)) {
     w = { ...parseParam(text, i)!, shape: 'param', outer: 'none' };
   } else {
-    let j = i;
-    let composite = false;
-    while (j < text.length && !isTerminator(text[j])) {
-      const ch = text[j]!;
-      if (ch === '\\') j += 2;
-      else if (ch === '$' || ch === '`' || ch === "'" || ch === '"') {
-        composite = true;
-        break;
-      } else j++;
-    }
-    if (composite) {
-      const end = skipWord(text, i);
-      return plain({ end, stop: end, value: undefined, problem: 'the value is not a fixed string' });
-    }
-    j = Math.min(j, text.length);
-    return plain({ end: j, stop: j, value: decodeValue(text.slice(i, j), 'bare') });
+    const raw = text.slice(i, wordEnd);
+    if (/[$`'"]/.test(raw.replace(/\\./g, ''))) return plain({ value: undefined, problem: 'the value is not a fixed string' });
+    return plain({ value: decodeValue(raw, 'bare') });
   }
-  if (!isTerminator(text[w.end])) {
-    const end = skipWord(text, w.end);
-    return { ...w, end, value: undefined, problem: 'the value joins several quoted or unquoted parts' };
-  }
+  if (w.end !== wordEnd) return { ...w, end: wordEnd, value: undefined, problem: 'the value joins several quoted or unquoted parts' };
   return w;
 }
 
@@ -245,12 +213,20 @@ function contextOf(a: Pick<Assignment, 'shape' | 'outer'>): ValueContext {
   return a.outer === 'none' ? 'bare' : a.outer;
 }
 
-/** Assignments at a command start (after indentation). Prefix assignments of a command are not pins. */
-function parseCommandStart(text: string, index: number): Assignment[] {
-  let i = 0;
-  while (isBlank(text[i])) i++;
-  const found: Assignment[] = [];
-  const make = (name: string, shape: Assignment['shape'], exported: boolean, from: number, w: ValueWord): Assignment => ({
+/** A pin assignment found on a line, with the word it came from. */
+type Found = Assignment & { word: WordToken | undefined };
+
+/** After the assignments, what may follow for them to assign in this shell (not a prefix, not a subshell). */
+function endsCommand(t: Token | undefined): boolean {
+  if (!t || t.kind === 'comment') return true;
+  if (t.kind === 'op') return t.text.startsWith(';') || t.text === '&&' || t.text === '||';
+  return t.text.startsWith('}') || /^(then|fi|do|done)\b/.test(t.text);
+}
+
+/** The pin assignments at the start of a fresh line's tokens. Prefix assignments of a command are not pins. */
+function pinsOfLine(text: string, tokens: Token[], index: number): Found[] {
+  const found: Found[] = [];
+  const make = (name: string, shape: Assignment['shape'], exported: boolean, from: number, w: ValueWord, word?: WordToken): Found => ({
     name,
     line: index + 1,
     index,
@@ -266,152 +242,35 @@ function parseCommandStart(text: string, index: number): Assignment[] {
     raw: text.slice(from, w.end),
     value: w.value,
     problem: w.problem ?? (shape !== 'value' && w.paramName !== name ? `it defaults from \${${w.paramName}}, not \${${name}}` : undefined),
+    word,
   });
+  const words = (k: number): WordToken | undefined => (tokens[k]?.kind === 'word' ? (tokens[k] as WordToken) : undefined);
 
-  if (text[i] === ':' && isTerminator(text[i + 1])) {
+  if (words(0)?.text === ':') {
     // : "${VAR:=v}" ["${OTHER:=w}" ...]
-    let j = i + 1;
-    for (;;) {
-      while (isBlank(text[j])) j++;
-      if (j >= text.length || text[j] === '#' || text[j] === ';' || text[j] === '&' || text[j] === '|') break;
-      const quoted = text[j] === '"';
-      const p = text.startsWith(quoted ? '"${' : '${', j) ? parseParam(text, quoted ? j + 1 : j) : undefined;
-      if (p && (p.op === ':=' || p.op === '=') && (!quoted || text[p.end] === '"') && isTerminator(text[p.end + (quoted ? 1 : 0)])) {
-        const end = p.end + (quoted ? 1 : 0);
-        found.push(make(p.paramName!, 'colon', false, j, { ...p, end, shape: 'param', outer: quoted ? 'double' : 'none' }));
-        j = end;
-      } else {
-        const k = skipWord(text, j);
-        if (k === j) break;
-        j = k;
+    for (let k = 1; words(k); k++) {
+      const t = words(k)!;
+      const quoted = text[t.start] === '"';
+      const p = !t.open && text.startsWith(quoted ? '"${' : '${', t.start) ? parseParam(text, t.start + (quoted ? 1 : 0)) : undefined;
+      const end = p ? p.end + (quoted ? 1 : 0) : -1;
+      if (p && (p.op === ':=' || p.op === '=') && (!quoted || text[p.end] === '"') && end === t.end) {
+        found.push(make(p.paramName!, 'colon', false, t.start, { ...p, end, shape: 'param', outer: quoted ? 'double' : 'none' }));
       }
     }
     return found;
   }
 
-  let exported = false;
-  if (text.startsWith('export', i) && isBlank(text[i + 6])) {
-    exported = true;
-    i += 6;
-    while (isBlank(text[i])) i++;
-  }
-  for (;;) {
-    const m = NAME_EQ.exec(text.slice(i));
+  let k = 0;
+  const exported = words(0)?.text === 'export';
+  if (exported) k++;
+  for (let t = words(k); t; t = words(++k)) {
+    const m = NAME_EQ.exec(t.text);
     if (m) {
-      const w = parseValueWord(text, i + m[0].length);
-      found.push(make(m[1]!, w.shape, exported, i, w));
-      i = w.end;
-    } else if (exported && /^[A-Za-z_][A-Za-z0-9_]*/.test(text.slice(i))) {
-      i += /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i))![0].length; // export NAME (no value)
-    } else break;
-    const before = i;
-    while (isBlank(text[i])) i++;
-    if (i === before && i < text.length && !isTerminator(text[i])) break;
+      const w = parseValueWord(text, t.start + m[0].length, t);
+      found.push(make(m[1]!, w.shape, exported, t.start, w, t));
+    } else if (!(exported && /^[A-Za-z_][A-Za-z0-9_]*$/.test(t.text))) break; // export NAME (no value) is skipped
   }
-  const rest = text.slice(i);
-  // `VAR=v cmd`: only cmd sees VAR; `VAR=v &` / `VAR=v | cmd` assign in a subshell.
-  const ends = rest === '' || /^(#|;|&&|\|\||\}|$)/.test(rest) || /^(then|fi|do|done)\b/.test(rest);
-  if (!ends) return [];
-  return found;
-}
-
-interface LexState {
-  quote: "'" | '"' | null;
-  continued: boolean;
-  pending: Array<{ delim: string; strip: boolean }>;
-  heredoc: { delim: string; strip: boolean } | undefined;
-}
-
-/** An assignment at a command position (where the shell really assigns), found by the lexer. */
-export interface CommandAssignment {
-  name: string;
-  line: number;
-  index: number;
-  /** Offset of NAME in the line. */
-  at: number;
-}
-
-/** Words after which the next word is still at a command position. */
-const KEYWORDS = new Set(['then', 'do', 'else', 'elif', 'if', 'while', 'until', '!', '{', '}', 'time']);
-/** Builtins whose NAME=value arguments are assignments. */
-const DECLARATIONS = new Set(['export', 'readonly', 'declare', 'typeset', 'local']);
-
-/**
- * Follow quotes, comments, continuation lines and here-documents through one line. Collects every
- * `NAME=` at a word start (for misspelling checks) and, separately, those at a command position.
- */
-function lexLine(text: string, index: number, st: LexState, names: Map<string, number>, cmd: CommandAssignment[]): void {
-  let i = 0;
-  let wordStart = !st.quote;
-  let atCommand = !st.quote && !st.continued;
-  let declArgs = false;
-  st.continued = false;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (st.quote === "'") {
-      if (c === "'") st.quote = null;
-      i++;
-      continue;
-    }
-    if (st.quote === '"') {
-      if (c === '\\') {
-        i += 2;
-        continue;
-      }
-      if (c === '"') st.quote = null;
-      i++;
-      continue;
-    }
-    if (c === '#' && wordStart) break;
-    if (/[\s;&|()]/.test(c)) {
-      if (/[;&|()]/.test(c)) {
-        atCommand = true;
-        declArgs = false;
-      }
-      wordStart = true;
-      i++;
-      continue;
-    }
-    if (wordStart) {
-      const m = NAME_EQ.exec(text.slice(i));
-      if (m) {
-        if (!names.has(m[1]!)) names.set(m[1]!, index + 1);
-        if (atCommand || declArgs) cmd.push({ name: m[1]!, line: index + 1, index, at: i });
-      } else if (atCommand) {
-        const word = /^[^\s;&|()]*/.exec(text.slice(i))![0];
-        if (DECLARATIONS.has(word)) declArgs = true;
-        if (!KEYWORDS.has(word)) atCommand = false;
-      }
-    }
-    if (c === '\\') {
-      if (i + 1 >= text.length) st.continued = true;
-      i += 2;
-      wordStart = false;
-      continue;
-    }
-    if (c === "'" || c === '"') {
-      st.quote = c;
-      i++;
-      wordStart = false;
-      continue;
-    }
-    if (text.startsWith('<<', i) && text[i + 2] !== '<') {
-      let j = i + 2;
-      const strip = text[j] === '-';
-      if (strip) j++;
-      while (isBlank(text[j])) j++;
-      const m = /^(?:'([^']*)'|"([^"]*)"|((?:\\.|[^\s;&|<>()])+))/.exec(text.slice(j));
-      if (m) {
-        const delim = m[1] ?? m[2] ?? m[3]!.replace(/\\(.)/g, '$1').replace(/["']/g, '');
-        st.pending.push({ delim, strip });
-        i = j + m[0].length;
-        wordStart = false;
-        continue;
-      }
-    }
-    wordStart = false;
-    i++;
-  }
+  return endsCommand(tokens[k]) ? found : [];
 }
 
 export function parseScript(text: string): ParsedScript {
@@ -420,23 +279,26 @@ export function parseScript(text: string): ParsedScript {
   const assignments: Assignment[] = [];
   const assignedNames = new Map<string, number>();
   const commandAssignments: CommandAssignment[] = [];
-  const st: LexState = { quote: null, continued: false, pending: [], heredoc: undefined };
   let begin: number | undefined;
   let end: number | undefined;
-  lines.forEach((line, index) => {
-    if (st.heredoc) {
-      const body = st.heredoc.strip ? line.text.replace(/^\t+/, '') : line.text;
-      if (body === st.heredoc.delim) st.heredoc = st.pending.shift();
-      return;
-    }
-    const atCommand = !st.quote && !st.continued;
-    if (atCommand) {
+  tokenize(lines.map((l) => l.text)).forEach((tl, index) => {
+    const line = lines[index]!;
+    const pinWords = new Set<WordToken>();
+    if (tl.fresh) {
       if (BEGIN_RE.test(line.text) && begin === undefined) begin = index;
       if (END_RE.test(line.text) && begin !== undefined && end === undefined) end = index;
-      assignments.push(...parseCommandStart(line.text, index));
+      for (const { word, ...a } of pinsOfLine(line.text, tl.tokens, index)) {
+        assignments.push(a);
+        if (word) pinWords.add(word);
+      }
     }
-    lexLine(line.text, index, st, assignedNames, commandAssignments);
-    if (!st.quote && !st.continued && st.pending.length > 0) st.heredoc = st.pending.shift();
+    for (const t of tl.tokens) {
+      if (t.kind !== 'word' || t.continued) continue;
+      const m = NAME_EQ.exec(t.text);
+      if (!m) continue;
+      if (!assignedNames.has(m[1]!)) assignedNames.set(m[1]!, index + 1);
+      if (t.command || t.declaration) commandAssignments.push({ name: m[1]!, line: index + 1, index, at: t.start, pin: pinWords.has(t) });
+    }
   });
   return {
     lines,
@@ -448,15 +310,24 @@ export function parseScript(text: string): ParsedScript {
   };
 }
 
+/** An assignment at a command position (where the shell really assigns). */
+export interface CommandAssignment {
+  name: string;
+  line: number;
+  index: number;
+  /** Offset of NAME in the line. */
+  at: number;
+  /** Read as a pin (an assignment osimage edits). */
+  pin: boolean;
+}
+
 /**
  * Assignments of a pin variable at a command position that are not pins osimage can edit: a prefix
  * for one command (`VAR=v make`), one after another command on the line (`if x; then VAR=v; fi`), or
  * with readonly/declare/local. Editing the others (or adding a block) would leave these in force.
  */
 export function unmanagedPins(parsed: ParsedScript, name: PinVar): CommandAssignment[] {
-  return parsed.commandAssignments.filter(
-    (c) => c.name === name && !parsed.assignments.some((a) => a.name === name && a.index === c.index && a.at === c.at),
-  );
+  return parsed.commandAssignments.filter((c) => c.name === name && !c.pin);
 }
 
 const FORMS_HINT = 'put it on a line of its own as VAR=v, export VAR=v, VAR="${VAR:-v}" or : "${VAR:=v}"';

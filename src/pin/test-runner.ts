@@ -1,6 +1,7 @@
-import type { Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestRunner } from './promote.js';
+import { env } from '../context.js';
 
 /** Process groups of the test commands running now (each test is the leader of its own group). */
 const running = new Set<number>();
@@ -20,11 +21,13 @@ export function shellTestRunner(io: { stdout: Writable; stderr: Writable; env?: 
     const { execa } = await import('execa');
     const sub = execa(command, {
       shell: true,
-      env: { ...(io.env ?? process.env), ...candidate },
+      env: { ...(io.env ?? env()), ...candidate },
       extendEnv: false,
       stdin: 'ignore',
-      stdout: io.stdout,
-      stderr: io.stderr,
+      // Piped, not handed over: the run's streams may be a test's captures, which have no file descriptor.
+      stdout: ['pipe', forward(io.stdout)],
+      stderr: ['pipe', forward(io.stderr)],
+      buffer: false,
       reject: false,
       detached: true,
     });
@@ -37,6 +40,16 @@ export function shellTestRunner(io: { stdout: Writable; stderr: Writable; env?: 
       if (group !== undefined) running.delete(group);
     }
   };
+}
+
+/** A stream that passes what the command writes on to `stream`, and leaves `stream` open when the command ends. */
+function forward(stream: Writable): Writable {
+  return new Writable({
+    write(chunk, _encoding, done) {
+      if (stream.write(chunk)) done();
+      else stream.once('drain', () => done());
+    },
+  });
 }
 
 function signalGroup(group: number, signal: NodeJS.Signals): void {

@@ -13,6 +13,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { env as runEnv } from '../context.js';
 import { OsimageError, describe, type OnWarning } from '../errors.js';
 
 export interface Credential {
@@ -53,7 +54,7 @@ export interface AuthFileCandidate {
 /** The auth files to look in, in order. */
 export function authFileCandidates(opts: AuthFileOptions = {}): AuthFileCandidate[] {
   if (opts.registryConfig) return [{ path: opts.registryConfig, source: '--registry-config', required: true }];
-  const env = opts.env ?? process.env;
+  const env = opts.env ?? runEnv();
   const home = opts.home ?? env.HOME ?? homedir();
   const out: AuthFileCandidate[] = [];
   if (env.REGISTRY_AUTH_FILE) out.push({ path: env.REGISTRY_AUTH_FILE, source: '$REGISTRY_AUTH_FILE', required: false });
@@ -102,6 +103,15 @@ export function normalizeAuthKey(key: string): string {
   return canonicalHost(slash >= 0 && m ? host.slice(0, slash) : host);
 }
 
+/** ` (line L, column C)` of a JSON.parse error, when the engine says at which position; else nothing. */
+function jsonErrorPlace(err: unknown, text: string): string {
+  const m = / at position (\d+)/.exec(err instanceof Error ? err.message : '');
+  if (!m) return '';
+  const before = text.slice(0, Number(m[1]));
+  const line = before.split('\n').length;
+  return ` (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
+}
+
 /** Read and check one auth file. A file that is not JSON of the right shape is an error naming it. */
 export async function readAuthFile(path: string, legacy = false): Promise<AuthFile | undefined> {
   let text: string;
@@ -116,7 +126,8 @@ export async function readAuthFile(path: string, legacy = false): Promise<AuthFi
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new OsimageError(`auth file ${path} is not valid JSON: ${describe(err)}`);
+    // V8's message quotes the text around the error, which here may be a password: say where, never what.
+    throw new OsimageError(`auth file ${path} is not valid JSON${jsonErrorPlace(err, text)}`, { code: 'invalid-input' });
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new OsimageError(`auth file ${path} is not a JSON object`);
@@ -216,7 +227,7 @@ export function matchAuthFile(
 }
 
 /** Run `docker-credential-<name> get` with the host on stdin. Not found or a failure → anonymous. */
-export function runCredentialHelper(name: string, host: string, env: NodeJS.ProcessEnv = process.env): Promise<Credential | undefined> {
+export function runCredentialHelper(name: string, host: string, env: NodeJS.ProcessEnv = runEnv()): Promise<Credential | undefined> {
   return new Promise((resolve) => {
     const child = execFile(`docker-credential-${name}`, ['get'], { env, timeout: 30_000, maxBuffer: 1024 * 1024 }, (err, stdout) => {
       if (err) return resolve(undefined);
@@ -240,7 +251,7 @@ export function runCredentialHelper(name: string, host: string, env: NodeJS.Proc
  * (a missing --registry-config is an error); a malformed file is an error naming it.
  */
 export async function findCredential(registry: string, repository: string, opts: AuthFileOptions = {}): Promise<CredentialLookup> {
-  const env = opts.env ?? process.env;
+  const env = opts.env ?? runEnv();
   for (const cand of authFileCandidates(opts)) {
     let file: AuthFile | undefined;
     try {

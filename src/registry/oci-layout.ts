@@ -7,6 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { OsimageError, UsageError, describe } from '../errors.js';
+import { isMissing, noSuchFile } from '../files/read.js';
 import {
   MEDIA_TYPES,
   isIndex,
@@ -196,7 +197,7 @@ class DirectoryFiles implements LayoutFiles {
       return await readFile(full);
     } catch (err) {
       if (err instanceof OsimageError) throw err;
-      throw new OsimageError(`cannot read ${this.label}/${path}: ${describe(err)}`);
+      throw new OsimageError(`cannot read ${this.label}/${path}: ${isMissing(err) ? 'no such file' : describe(err)}`, { cause: err });
     }
   }
 
@@ -206,7 +207,7 @@ class DirectoryFiles implements LayoutFiles {
       const st = await stat(full);
       return { stream: createReadStream(full), size: st.size };
     } catch (err) {
-      throw new OsimageError(`cannot read ${this.label}/${path}: ${describe(err)}`);
+      throw new OsimageError(`cannot read ${this.label}/${path}: ${isMissing(err) ? 'no such file' : describe(err)}`, { cause: err });
     }
   }
 
@@ -220,7 +221,7 @@ export async function requirePath(label: string, path: string, kind: 'file' | 'd
     if (kind === 'file' ? !st.isFile() : !st.isDirectory()) throw new OsimageError(`${label}: ${path} is not a ${kind}`);
   } catch (err) {
     if (err instanceof OsimageError) throw err;
-    throw new OsimageError(`cannot open ${label}: ${describe(err)}`);
+    throw new OsimageError(`cannot open ${label}: ${isMissing(err) ? noSuchFile(path, { kind }).message : describe(err)}`, { cause: err });
   }
 }
 

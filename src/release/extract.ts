@@ -3,15 +3,14 @@
  * Paths that would land outside the folder (absolute names, `..`, symlinks pointing out) are refused before
  * anything is written; each file is written atomically.
  */
-import { lstat, mkdir, realpath, rename, symlink, unlink } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, realpath, unlink } from 'node:fs/promises';
 import { dirname, join, posix, relative, resolve, sep, isAbsolute } from 'node:path';
 import { OsimageError, describe } from '../errors.js';
-import { writeFileAtomic } from '../files/atomic.js';
+import { symlinkAtomic, writeFileAtomic } from '../files/atomic.js';
 import { resolveImage, type ResolvedImage } from '../registry/platform.js';
 import type { Descriptor, ImageConfig, ImageSource } from '../registry/types.js';
 import { RELEASE_FOLDER, readImageConfig } from './info.js';
-import { findFile, walkLayers, type LayerFile, type UnsafeEntry } from './layers.js';
+import { findFile, walkLayers, type LayerFile, type UnsafeEntry } from './overlay.js';
 
 export interface ExtractOptions {
   filterByOs?: string;
@@ -106,22 +105,11 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
   const ordered = [...files.filter((f) => f.type === 'file'), ...files.filter((f) => f.type === 'symlink')];
   for (const f of ordered) {
     const target = join(root, ...f.path.split('/'));
-    const parent = dirname(target);
     await makeParents(realRoot, root, dirname(f.path), (why) => refuse(`${RELEASE_FOLDER}/${f.path}`, why));
     const existing = await lstat(target).catch(() => undefined);
     if (existing?.isSymbolicLink()) await unlink(target);
-    if (f.type === 'file') {
-      await writeFileAtomic(target, f.data);
-    } else {
-      const tmp = join(parent, `.${posix.basename(f.path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-      try {
-        await symlink(f.linkname ?? '', tmp);
-        await rename(tmp, target);
-      } catch (err) {
-        await unlink(tmp).catch(() => undefined);
-        throw new OsimageError(`cannot write ${target}: ${describe(err)}`);
-      }
-    }
+    if (f.type === 'file') await writeFileAtomic(target, f.data);
+    else await symlinkAtomic(target, f.linkname ?? '');
   }
   return {
     digest: image.manifest.digest,

@@ -7,7 +7,7 @@ import { OsimageError } from '../errors.js';
 import { checkImageConfig } from '../registry/documents.js';
 import { resolveImage } from '../registry/platform.js';
 import type { Descriptor, ImageConfig, ImageSource } from '../registry/types.js';
-import { walkLayers, type UnsafeEntry } from './layers.js';
+import { walkLayers, type UnsafeEntry } from './overlay.js';
 import { IMAGE_REFERENCES, parseImageReferences, type ImageStream } from '../oci/image-stream.js';
 import { componentVersions, parseReleaseMetadata, type CincinnatiMetadata, type ComponentVersion } from './references.js';
 

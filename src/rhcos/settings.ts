@@ -1,7 +1,9 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { redactUrl } from '../http/redact.js';
 import { UsageError } from '../errors.js';
 import { editDistance } from './closest.js';
+import { env as runEnv } from '../context.js';
 
 export const DEFAULT_BASE_URL = 'https://releases-rhcos.svc.ci.openshift.org/storage/releases';
 export const DEFAULT_CHANNEL = 'maipo';
@@ -38,7 +40,7 @@ function pick(flag: string | undefined, envValue: string | undefined, dflt: stri
 }
 
 /** Flag beats env beats default; an empty env value counts as unset. Values are validated here. */
-export function resolveSettings(flags: SettingsFlags = {}, env: NodeJS.ProcessEnv = process.env): Settings {
+export function resolveSettings(flags: SettingsFlags = {}, env: NodeJS.ProcessEnv = runEnv()): Settings {
   const [baseUrl, baseSrc] = pick(flags.baseUrl, env.RHCOS_BASE_URL, DEFAULT_BASE_URL);
   const [channel, chanSrc] = pick(flags.channel, env.RHCOS_DEFAULT_CHANNEL, DEFAULT_CHANNEL);
   const [build, buildSrc] = pick(flags.build, env.RHCOS_BUILD_NAME, '');
@@ -68,9 +70,9 @@ export function normalizeBaseUrl(value: string, origin = '--base-url'): string {
       throw new UsageError(`${origin}: invalid base URL ${JSON.stringify(value)}`);
     }
     if (!['http:', 'https:', 'file:'].includes(url.protocol)) {
-      throw new UsageError(`${origin}: unsupported scheme ${url.protocol} in ${value} (use http, https or file)`);
+      throw new UsageError(`${origin}: unsupported scheme ${url.protocol} in ${redactUrl(value)} (use http, https or file)`);
     }
-    if (url.search || url.hash) throw new UsageError(`${origin}: the base URL must not carry a query or fragment: ${value}`);
+    if (url.search || url.hash) throw new UsageError(`${origin}: the base URL must not carry a query or fragment: ${redactUrl(value)}`);
   } else {
     url = pathToFileURL(isAbsolute(v) ? v : resolvePath(v));
   }
@@ -146,7 +148,7 @@ export function findMisspeltPins(names: Iterable<string>): Misspelling[] {
 }
 
 /** Warnings for misspelt pins set (non-empty) in the environment. */
-export function misspeltEnvWarnings(env: NodeJS.ProcessEnv = process.env): string[] {
+export function misspeltEnvWarnings(env: NodeJS.ProcessEnv = runEnv()): string[] {
   const set = Object.keys(env).filter((k) => env[k] !== undefined && env[k] !== '');
   return findMisspeltPins(set).map(
     (m) => `environment variable ${m.name} is set but is not read; did you mean ${m.suggestion}? (osimage reads ${m.suggestion})`,

@@ -4,7 +4,8 @@
  * script that `pin --check` accepts names the same build here.
  */
 import { OsimageError } from '../errors.js';
-import { layerSettings, readText } from '../pin/plan.js';
+import { readText } from '../files/read.js';
+import { layerSettings } from '../pin/plan.js';
 import { misspeltPins, parseScript, readPins } from '../pin/script.js';
 import type { Settings } from '../rhcos/settings.js';
 
@@ -24,7 +25,6 @@ export async function settingsFromPinsFile(
   flags: { baseUrl?: string | undefined; arch?: string | undefined } = {},
 ): Promise<PinnedSettings> {
   const text = await readText(file);
-  if (text === undefined) throw new OsimageError(`${file} does not exist`);
   const parsed = parseScript(text);
   const misspelt = misspeltPins(parsed);
   if (misspelt.length > 0) {

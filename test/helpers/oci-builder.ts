@@ -1,5 +1,5 @@
 /**
- * Thin test helpers over src/release/build-layer.ts and oci-write.ts: release payload fixtures, temp
+ * Thin test helpers over src/release/build-layer.ts and src/registry/oci-write.ts: release payload fixtures, temp
  * layouts and archives, and an ImageSource wrapper that records which blobs were read.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { buildImage, buildIndex, buildLayer, type BuiltImage, type BuiltIndex, type LayerEntry } from '../../src/release/build-layer.js';
-import { writeOciArchive, writeOciLayout, type LayoutEntry } from '../../src/release/oci-write.js';
+import { writeOciArchive, writeOciLayout, type LayoutEntry } from '../../src/registry/oci-write.js';
 import type { Descriptor, FetchedManifest, ImageSource, Platform } from '../../src/registry/types.js';
 
 export { whiteout, opaque } from '../../src/release/build-layer.js';

@@ -6,7 +6,6 @@ import { osimage, SAMPLE_RELEASES } from '../helpers/cli.js';
 import { serveFolder, type FileServer } from '../helpers/file-server.js';
 import { changedLines, CM_FILE, cleanup, FIXTURES, read, snapshot, tempDir, U, V, W } from './helpers.js';
 
-// Run `npm run build` first: these run the built bin/osimage.
 let server: FileServer;
 beforeAll(async () => {
   server = await serveFolder(SAMPLE_RELEASES);

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { imageStreamFromObject, InvalidImageStreamError } from '../../src/oci/image-stream.js';
 import { selectForRole } from '../../src/payload/machineconfig.js';
 import { osImageUrlOf } from '../../src/payload/osimageurl.js';
-import { checkConfigMapFileName, requireDir } from '../../src/payload/write.js';
+import { requireDir } from '../../src/files/read.js';
+import { checkConfigMapFileName } from '../../src/payload/write.js';
 import { cleanup, tempDir } from './helpers.js';
 
 afterEach(cleanup);

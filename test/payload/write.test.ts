@@ -1,4 +1,4 @@
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -222,6 +222,15 @@ describe('payload write: refusals leave every file as it was', () => {
       `${text}  - name: machine-os-content\n    from:\n      kind: DockerImage\n      name: ${W}\n`,
     );
     await refuses(dir, {}, /tag "machine-os-content" is listed 2 times/);
+  });
+
+  it('a file that is not UTF-8 (a latin-1 comment), naming the file and byte offset, its bytes untouched', async () => {
+    const dir = await tempDir('mco-2019');
+    const file = join(dir, 'image-references');
+    const bytes = Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\n'), await readFile(file)]);
+    await writeFile(file, bytes);
+    await refuses(dir, {}, new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not UTF-8 text \\(byte offset 5\\)`));
+    expect(await readFile(file)).toEqual(bytes);
   });
 
   it('invalid YAML, naming the file and line', async () => {

@@ -247,7 +247,7 @@ describe('osimage pin --check', () => {
     await osimage(['pin', '--write', script, '--base-url', sb.server.url]);
     const missing = await check(['--meta', meta]);
     expect(missing.exitCode).toBe(1);
-    expect(missing.stderr).toContain(`error: ${meta} does not exist (write it with: osimage pin --write ${script} --meta ${meta})`);
+    expect(missing.stderr).toContain(`error: ${meta}: no such file (write it with: osimage pin --write ${script} --meta ${meta})`);
     await osimage(['pin', '--write', script, '--meta', meta, '--latest']);
     await writeFile(script, (await readFile(script, 'utf8')).replace(NEWEST_412, OLDER_412));
     const other = await check(['--meta', meta]);
@@ -279,7 +279,7 @@ describe('osimage pin --check', () => {
   it('fails when FILE does not exist, and refuses flags that would check something other than the pin', async () => {
     const gone = await osimage(['pin', '--check', '--pins', join(sb.work, 'nope.sh')]);
     expect(gone.exitCode).toBe(1);
-    expect(gone.stderr).toBe(`error: ${join(sb.work, 'nope.sh')} does not exist`);
+    expect(gone.stderr).toBe(`error: ${join(sb.work, 'nope.sh')}: no such file`);
     const usage = await check(['--build', OLDER_412]);
     expect(usage.exitCode).toBe(2);
     const usage2 = await check(['--latest']);

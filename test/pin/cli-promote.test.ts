@@ -3,7 +3,7 @@ import { access, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, osimage } from '../helpers/cli.js';
+import { BIN, osimage, testEnv } from '../helpers/cli.js';
 import { NEWEST_412, OLDER_412, scriptSandbox, type Sandbox } from './setup.js';
 
 let sb: Sandbox;
@@ -23,8 +23,39 @@ const exists = (p: string) =>
     () => false,
   );
 const buildLine = (b: string) => `export RHCOS_BUILD_NAME="\${RHCOS_BUILD_NAME:-${b}}"`;
+// Every path is absolute, so the runs need no working folder of their own and run in-process.
 const promote = (args: string[], opts: { env?: Record<string, string> } = {}) =>
-  osimage(['promote', '--write', script, '--base-url', sb.server.url, ...args], { cwd: sb.work, ...opts });
+  osimage(['promote', '--write', script, '--base-url', sb.server.url, ...args], opts);
+
+/**
+ * Wait until the test command of `run` has created `marker`. Fails clearly, instead of hanging, when the
+ * promotion ends first or the marker does not appear within `ms`; `stop` then ends the run.
+ */
+async function testStarted(
+  marker: string,
+  run: Promise<{ exitCode?: number; stderr: unknown }>,
+  stop: () => void = () => undefined,
+  ms = 10_000,
+): Promise<void> {
+  let ended: { exitCode?: number; stderr: unknown } | undefined;
+  run.then(
+    (r) => {
+      ended = r;
+    },
+    (err: unknown) => {
+      ended = { stderr: String(err) };
+    },
+  );
+  const deadline = Date.now() + ms;
+  while (!(await exists(marker))) {
+    if (ended) throw new Error(`the promotion ended (exit ${ended.exitCode}) before its test command started: ${String(ended.stderr)}`);
+    if (Date.now() > deadline) {
+      stop();
+      throw new Error(`the test command did not start within ${ms} ms (${marker} never appeared)`);
+    }
+    await sleep(20);
+  }
+}
 
 describe('osimage promote', () => {
   it('runs the test with RHCOS_* set to the candidate, streams its output to stderr, and pins when it passes', async () => {
@@ -91,7 +122,7 @@ describe('promote lock', () => {
     const started = join(sb.work, 'started');
     const release = join(sb.work, 'release-it');
     const first = promote(['--test', `touch ${started}; while [ ! -e ${release} ]; do sleep 0.05; done`]);
-    while (!(await exists(started))) await sleep(20);
+    await testStarted(started, first);
     const lock = await readFile(`${script}.lock`, 'utf8');
     expect(lock).toMatch(/^\d+\n$/);
 
@@ -108,17 +139,14 @@ describe('promote lock', () => {
 
   it('an interrupted promotion (SIGTERM) drops its lock and writes nothing', async () => {
     const started = join(sb.work, 'started');
+    // A process of its own (a signal ends the process), with the test environment: RHCOS_* of the host
+    // (an RHCOS_BUILD_NAME=bogus, say) must not reach it.
     const sub = execa(
       BIN,
       ['promote', '--write', script, '--base-url', sb.server.url, '--test', `touch ${started}; while :; do sleep 0.05; done`],
-      {
-        cwd: sb.work,
-        env: { NO_COLOR: '1' },
-        reject: false,
-        stdin: 'ignore',
-      },
+      { cwd: sb.work, env: testEnv(), extendEnv: false, reject: false, stdin: 'ignore' },
     );
-    while (!(await exists(started))) await sleep(20);
+    await testStarted(started, sub, () => sub.kill('SIGTERM'));
     expect(await exists(`${script}.lock`)).toBe(true);
     sub.kill('SIGTERM');
     const r = await sub;

@@ -32,7 +32,7 @@ describe('the bytes and the file around the pins', () => {
     const file = join(sb.work, 'latin1.sh');
     const bytes = Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\nRHCOS_BUILD_NAME=old\n')]);
     await writeFile(file, bytes);
-    await expect(pin(file)).rejects.toThrow(`${file} is not UTF-8 text; osimage only edits UTF-8 files`);
+    await expect(pin(file)).rejects.toThrow(`${file} is not UTF-8 text (byte offset 5); osimage only edits UTF-8 files`);
     expect(await readFile(file)).toEqual(bytes);
   });
 

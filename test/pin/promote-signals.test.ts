@@ -9,7 +9,7 @@ import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/cli.js';
+import { BIN, testEnv } from '../helpers/cli.js';
 import { type Sandbox, scriptSandbox } from './setup.js';
 
 let sb: Sandbox;
@@ -32,12 +32,6 @@ afterEach(async () => {
 });
 
 /** Our environment without the host's pins (RHCOS_* and look-alikes), so the host cannot leak in. */
-function cleanEnv(): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = {};
-  for (const k of Object.keys(process.env)) if (!/RHCOS|BUILD_NAME/i.test(k)) env[k] = process.env[k];
-  return { ...env, NO_COLOR: '1' };
-}
-
 /** Alive and not a zombie waiting for its parent (or init) to reap it. */
 async function isAlive(pid: number): Promise<boolean> {
   try {
@@ -87,7 +81,7 @@ function exitOf(sub: ReturnType<typeof startPromote>): Promise<number | null> {
 function startPromote(test: string) {
   return execa(BIN, ['promote', '--write', script, '--base-url', sb.server.url, '--test', test], {
     cwd: sb.work,
-    env: cleanEnv(),
+    env: testEnv(),
     extendEnv: false,
     reject: false,
     stdin: 'ignore',

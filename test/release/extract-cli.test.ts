@@ -1,13 +1,11 @@
 /**
- * `osimage release extract` through the built binary: --file byte identity, missing files, --to writing every
+ * `osimage release extract` run from the source (in-process): --file byte identity, missing files, --to writing every
  * file atomically, and refusal of anything that would land outside the folder.
  */
-import { execa } from 'execa';
 import { lstat, mkdir, readFile, readdir, readlink, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BIN } from '../helpers/cli.js';
-import { osimage } from '../helpers/cli.js';
+import { osimage, osimageRaw } from '../helpers/cli.js';
 import {
   archive,
   baseEntries,
@@ -55,32 +53,26 @@ afterAll(async () => {
   await tmp.cleanup();
 });
 
-/** Raw stdout bytes (no newline stripping). */
-async function rawStdout(args: string[]): Promise<{ stdout: Buffer; stderr: string; exitCode: number }> {
-  const r = await execa(BIN, args, { encoding: 'buffer', stripFinalNewline: false, reject: false, env: { NO_COLOR: '1' } });
-  return { stdout: Buffer.from(r.stdout), stderr: Buffer.from(r.stderr).toString(), exitCode: r.exitCode ?? -1 };
-}
-
 describe('--file', () => {
   test.each([
     ['oci:', () => ref],
     ['oci-archive:', () => refArchive],
   ])('image-references over %s is byte-identical to the layer entry (no newline added)', async (_t, r) => {
-    const out = await rawStdout(['release', 'extract', r(), '--file', 'image-references']);
+    const out = await osimageRaw(['release', 'extract', r(), '--file', 'image-references']);
     expect(out.exitCode).toBe(0);
     expect(out.stderr).toBe('');
     expect(out.stdout.equals(Buffer.from(imageReferences()))).toBe(true);
   });
 
   test('binary content and nested paths come out exactly', async () => {
-    const bin = await rawStdout(['release', 'extract', ref, '--file', 'binary.bin']);
+    const bin = await osimageRaw(['release', 'extract', ref, '--file', 'binary.bin']);
     expect([...bin.stdout]).toEqual([0, 1, 2, 0xff, 0xfe, 10, 13]);
-    const nested = await rawStdout(['release', 'extract', ref, '--file', 'sub/dir/nested.json']);
+    const nested = await osimageRaw(['release', 'extract', ref, '--file', 'sub/dir/nested.json']);
     expect(nested.stdout.toString()).toBe('{"a":1}');
   });
 
   test('the highest copy wins; a whited-out file is missing', async () => {
-    expect((await rawStdout(['release', 'extract', ref, '--file', '0000_10_stale.yaml'])).stdout.toString()).toBe('fresh: true\n');
+    expect((await osimageRaw(['release', 'extract', ref, '--file', '0000_10_stale.yaml'])).stdout.toString()).toBe('fresh: true\n');
     const gone = await osimage(['release', 'extract', ref, '--file', '0000_20_gone.yaml']);
     expect(gone).toEqual({ stdout: '', stderr: 'error: image did not contain 0000_20_gone.yaml', exitCode: 1 });
   });

@@ -1,6 +1,6 @@
 /**
- * `osimage release info` through the built binary, offline (oci: and oci-archive:): oc's views, texts and
- * exit codes, and the scenarios of release-image.md §6 that do not need a registry.
+ * `osimage release info`, run from the source, offline (oci: and oci-archive:): oc's views, texts and
+ * exit codes, and the oc scenarios that do not need a registry.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -44,7 +44,7 @@ afterAll(async () => {
 
 const layoutPath = (ref: string) => ref.slice('oci:'.length).replace(/:[^/:]*$/, '');
 
-describe('§6.1 basic info', () => {
+describe('basic info', () => {
   test.each([
     ['oci:', () => basic],
     ['oci-archive:', () => basicArchive],
@@ -149,7 +149,7 @@ describe('§6.1 basic info', () => {
   });
 });
 
-describe('§6.2–3 --image-for', () => {
+describe('--image-for', () => {
   test('a hit prints the pullspec and nothing else', async () => {
     const r = await osimage(['release', 'info', '--image-for=machine-os-content', basicArchive]);
     expect(r).toEqual({ stdout: MOC_PULLSPEC, stderr: '', exitCode: 0 });
@@ -201,7 +201,7 @@ describe('§6.2–3 --image-for', () => {
   });
 });
 
-describe('§6.4 flag conflicts (usage errors: exit 2)', () => {
+describe('flag conflicts (usage errors: exit 2)', () => {
   test.each([
     [['--image-for=cli', '-o', 'json'], 'error: --output and --image-for may not both be specified'],
     [
@@ -234,7 +234,7 @@ describe('§6.4 flag conflicts (usage errors: exit 2)', () => {
   });
 });
 
-describe('§6.5 layers', () => {
+describe('layers', () => {
   test('lower layer has tag old, top has new: -o name prints only new', async () => {
     const img = await image([
       { entries: releaseEntries({ tags: [{ name: 'old' }] }) },
@@ -280,7 +280,7 @@ describe('§6.5 layers', () => {
   });
 });
 
-describe('§6.6 parsing', () => {
+describe('parsing', () => {
   test('a plain-tar top layer whose descriptor claims gzip is parsed', async () => {
     const img = await image([
       { entries: baseEntries() },
@@ -337,7 +337,7 @@ describe('§6.6 parsing', () => {
   });
 });
 
-describe('§6.7 manifest lists', () => {
+describe('manifest lists', () => {
   let ref: string;
   let indexDigest: string;
   beforeAll(async () => {
@@ -382,7 +382,7 @@ describe('§6.7 manifest lists', () => {
   });
 });
 
-describe('§6.9 integrity', () => {
+describe('integrity', () => {
   test("a tampered layer fails; with --skip-verification it is read with oc's warning", async () => {
     const top = await buildLayer(releaseEntries(), { compression: 'none' });
     const img = buildImage({ created: '2023-05-25T08:25:20Z', layers: [await buildLayer(baseEntries()), top] });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openImage } from '../../src/registry/open.js';
 import { buildImage, buildLayer, type BuiltImage, type LayerEntry } from '../../src/release/build-layer.js';
 import { loadReleaseInfo } from '../../src/release/info.js';
-import { findFile, walkLayers, type LayerFile } from '../../src/release/layers.js';
+import { findFile, walkLayers, type LayerFile } from '../../src/release/overlay.js';
 import { resolveImage } from '../../src/registry/platform.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -373,7 +373,7 @@ describe('layer formats', () => {
   });
 });
 
-describe('registry-client.md §7.11, on folders (zstd replaced by gzip: zstd layers are not supported)', () => {
+describe('layered reads on folders (zstd replaced by gzip: zstd layers are not supported)', () => {
   test('flatten, get-file without fetching the bottom layer, deleted in layer 2 (../ names: see the unsafe-entry tests)', async () => {
     const img = await image([
       {

@@ -1,6 +1,6 @@
 /**
  * Round trips through the real distribution registry: release images built here, pushed with the project's
- * push client, then read back with `osimage release info` / `release extract` (built binary, --insecure).
+ * push client, then read back with `osimage release info` / `release extract` (run from the source, --insecure).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -42,7 +42,7 @@ describe('open registry', () => {
     await tmp.cleanup();
   });
 
-  test('§6.1 info: Pull From is <repo>@<manifest digest>', async () => {
+  test('info: Pull From is <repo>@<manifest digest>', async () => {
     const r = await osimage(['release', 'info', '--insecure', `${repo}:4.13.1`]);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
@@ -53,7 +53,7 @@ describe('open registry', () => {
     expect(r.stdout).toMatch(/^ {2}machine-os 413\.92\.202305231734-0 Red Hat Enterprise Linux CoreOS$/m);
   });
 
-  test('§6.2 --image-for by tag and by digest', async () => {
+  test('--image-for by tag and by digest', async () => {
     expect(await osimage(['release', 'info', '--insecure', '--image-for=cli', `${repo}:4.13.1`])).toEqual({
       stdout: CLI_PULLSPEC,
       stderr: '',
@@ -66,12 +66,12 @@ describe('open registry', () => {
     });
   });
 
-  test('§6.3 --image-for miss names the image as typed', async () => {
+  test('--image-for miss names the image as typed', async () => {
     const r = await osimage(['release', 'info', '--insecure', '--image-for=nope', `${repo}:4.13.1`]);
     expect(r).toEqual({ stdout: '', stderr: `error: no image tag "nope" exists in the release image ${repo}:4.13.1`, exitCode: 1 });
   });
 
-  test("§6.10 extract --file is byte-identical; a missing file is oc's error", async () => {
+  test("extract --file is byte-identical; a missing file is oc's error", async () => {
     const r = await osimage(['release', 'extract', '--insecure', `${repo}:4.13.1`, '--file', 'image-references']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(imageReferences());
@@ -105,7 +105,7 @@ describe('open registry', () => {
     expect(del).toEqual({ stdout: '', stderr: 'error: release image did not contain an image-references file', exitCode: 1 });
   });
 
-  test('§6.7 manifest list: --filter-by-os picks, the list digest is shown; no match is an error', async () => {
+  test('manifest list: --filter-by-os picks, the list digest is shown; no match is an error', async () => {
     const amd = await releaseImage({ name: '4.13.1' });
     const arm = await releaseImage({ name: '4.13.1', architecture: 'arm64' });
     const idx = multiArch([
@@ -135,7 +135,7 @@ describe('open registry', () => {
   });
 });
 
-describe('§6.8 htpasswd registry and a repository-path key in the auth file', () => {
+describe('htpasswd registry and a repository-path key in the auth file', () => {
   let repo: string;
   beforeAll(async () => {
     reg = await startRegistry({ mode: 'htpasswd', users: { u: 'p' } });

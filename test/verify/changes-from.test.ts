@@ -1,6 +1,6 @@
 /**
  * `release info --changes-from OLD NEW`: the pure diff over two releases read back from OCI archives and
- * layouts, and the built binary offline and against the real registry.
+ * layouts, and the CLI offline and against the real registry.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openImage } from '../../src/registry/open.js';
@@ -130,7 +130,7 @@ describe('diffReleases', () => {
   });
 });
 
-describe('release info --changes-from (built binary, offline)', () => {
+describe('release info --changes-from (offline)', () => {
   test('text view', async () => {
     const r = await osimage(['release', 'info', '--changes-from', oldRef, newRef]);
     expect(r.stderr).toBe('');

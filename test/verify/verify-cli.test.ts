@@ -1,5 +1,5 @@
 /**
- * `osimage verify` through the built binary, against the real distribution registry (release images and OS
+ * `osimage verify` run from the source (in-process), against the real distribution registry (release images and OS
  * containers pushed here) and a release browser served over HTTP from a temp folder.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -296,7 +296,7 @@ describe('verify: errors', () => {
     const missing = join(tmp.dir, 'nope.sh');
     expect(await osimage(['verify', '--pins', missing, '--release', `${relRepo}:same`])).toEqual({
       stdout: '',
-      stderr: `error: ${missing} does not exist`,
+      stderr: `error: ${missing}: no such file`,
       exitCode: 1,
     });
     const misspelt = join(tmp.dir, 'misspelt.sh');

@@ -12,60 +12,6 @@ beforeAll(async () => {
 });
 afterAll(async () => server.close());
 
-describe('osimage (top level)', () => {
-  it('--version prints the package version', async () => {
-    const r = await osimage(['--version']);
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+$/);
-  });
-
-  it('--help lists the commands', async () => {
-    const r = await osimage(['--help']);
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('resolve');
-    expect(r.stdout).toContain('builds');
-  });
-
-  it.each(['resolve', 'builds'])('%s --help shows the settings', async (cmd) => {
-    const r = await osimage([cmd, '--help']);
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('--base-url');
-  });
-
-  it.each([
-    'builds',
-    'resolve',
-    'pin',
-    'promote',
-    'verify',
-    'payload',
-    'payload write',
-    'payload render',
-    'payload merge',
-    'payload check',
-    'payload bootimages',
-    'release',
-    'release info',
-    'release extract',
-    'release new',
-  ])('%s --help has examples', async (cmd) => {
-    const r = await osimage([...cmd.split(' '), '--help']);
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('Examples:\n  osimage ');
-  });
-
-  it('an unknown command or option is a usage error (exit 2)', async () => {
-    const a = await osimage(['frobnicate']);
-    expect(a.exitCode).toBe(2);
-    expect(a.stderr).toMatch(/^error: unknown command 'frobnicate'/);
-    const b = await osimage(['resolve', '--nope']);
-    expect(b.exitCode).toBe(2);
-    expect(b.stderr).toMatch(/^error: unknown option '--nope'/);
-    const c = await osimage(['resolve', '-o', 'yaml']);
-    expect(c.exitCode).toBe(2);
-  });
-});
-
 describe('osimage resolve', () => {
   it('resolves the newest build as text', async () => {
     const r = await osimage(['resolve', '--base-url', server.url]);

@@ -6,11 +6,11 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { osimage } from '../helpers/cli.js';
-import { baseEntries, entry, image, layout, pushBuilt, tempDir, type Temp } from '../helpers/oci-builder.js';
-import { printLogsOnFailure, startRegistry, type TestRegistry } from '../helpers/registry.js';
+import { osimage } from '../../helpers/cli.js';
+import { baseEntries, entry, image, layout, pushBuilt, tempDir, type Temp } from '../../helpers/oci-builder.js';
+import { printLogsOnFailure, startRegistry, type TestRegistry } from '../../helpers/registry.js';
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/release-new/payload', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../../fixtures/release-new/payload', import.meta.url));
 let reg: TestRegistry | undefined;
 let tmp: Temp;
 let baseDigest: string;

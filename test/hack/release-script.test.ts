@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, REPO, SAMPLE_RELEASES } from '../helpers/cli.js';
+import { BIN, REPO, SAMPLE_RELEASES, testEnv } from '../helpers/cli.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -15,11 +15,8 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(dir, { recursive: true, force: true }));
 
-function cleanEnv(extra: Record<string, string>): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = {};
-  for (const k of Object.keys(process.env)) if (!/RHCOS|BUILD_NAME|PAYLOAD_DIR|RELEASE_/.test(k)) env[k] = process.env[k];
-  return { ...env, NO_COLOR: '1', ...extra };
-}
+/** The test environment, without the host's payload and release settings either. */
+const cleanEnv = (extra: Record<string, string>) => testEnv(extra, /PAYLOAD_DIR|RELEASE_/);
 
 describe('hack/release.sh', () => {
   it('writes the pinned OS container into the payload, builds the release, and verifies it', async () => {

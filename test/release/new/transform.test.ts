@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseMappings } from '../../src/release/new/mappings.js';
-import { referencedVersions, replaceImageReferences, replaceVersions } from '../../src/release/new/substitute.js';
-import { payloadName } from '../../src/release/new/naming.js';
-import { checkManifest } from '../../src/release/new/check.js';
-import { releaseMetadata } from '../../src/release/new/metadata.js';
+import { parseMappings } from '../../../src/release/new/mappings.js';
+import { referencedVersions, replaceImageReferences, replaceVersions } from '../../../src/release/new/substitute.js';
+import { payloadName } from '../../../src/release/new/naming.js';
+import { checkManifest } from '../../../src/release/new/check.js';
+import { releaseMetadata } from '../../../src/release/new/metadata.js';
 
 const D = `reg.example/x@sha256:${'a'.repeat(64)}`;
 

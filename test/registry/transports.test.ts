@@ -8,7 +8,7 @@ import { openImage } from '../../src/registry/open.js';
 import { resolveImage, selectPlatform } from '../../src/registry/platform.js';
 import { isIndex, type ImageIndex } from '../../src/registry/types.js';
 import { sha256Digest } from '../../src/registry/digest.js';
-import { layoutFiles } from '../../src/release/oci-write.js';
+import { layoutFiles } from '../../src/registry/oci-write.js';
 import { archive, entry, layout, multiArch, releaseImage, tempDir, type Temp } from '../helpers/oci-builder.js';
 
 let tmp: Temp;
@@ -112,7 +112,7 @@ describe('oci layout details', () => {
     const amd = await releaseImage({ name: 'amd' });
     const arm = await releaseImage({ name: 'arm', architecture: 'arm64' });
     const dir = join(tmp.dir, 'flat-index');
-    const { writeOciLayout } = await import('../../src/release/oci-write.js');
+    const { writeOciLayout } = await import('../../src/registry/oci-write.js');
     await writeOciLayout(dir, [entry(amd), entry(arm)]);
     const indexPath = join(dir, 'index.json');
     const index = JSON.parse(await readFile(indexPath, 'utf8')) as ImageIndex;

@@ -1,12 +1,10 @@
 /** Where a new release goes: a registry, an oci-archive file, or a folder of flat manifests. */
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { pack as tarPack } from 'tar-stream';
 import { OsimageError, describe } from '../../errors.js';
 import { writeFileAtomic } from '../../files/atomic.js';
+import { writeOciArchive } from '../../registry/oci-write.js';
 import type { PushOptions } from '../../registry/push.js';
 import type { Descriptor, ImageSource } from '../../registry/types.js';
 import type { PayloadFile } from './assemble.js';
@@ -44,56 +42,16 @@ export async function pushRelease(
   return dest.pushManifest(image.manifest.bytes, image.manifest.descriptor.mediaType);
 }
 
-const hex = (digest: string) => digest.slice('sha256:'.length);
-
 /**
  * Write an oci-archive (a tar of an OCI image layout) holding the image under `tag`. Base layers are streamed
- * from their source into the tar; the file appears only when complete (temp file, then rename).
+ * from their source into the tar; the file appears only when complete.
  */
 export async function writeReleaseArchive(image: ReleaseImage, file: string, tag: string, base: ImageSource | undefined): Promise<void> {
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-  const tar = tarPack();
-  const out = createWriteStream(tmp, { mode: 0o644 });
-  const done = pipeline(tar, out);
-  const mtime = new Date(image.created);
-  const put = (name: string, data: Buffer) =>
-    new Promise<void>((resolve, reject) => tar.entry({ name, mtime, mode: 0o644 }, data, (err) => (err ? reject(err) : resolve())));
-  try {
-    const index = {
-      schemaVersion: 2,
-      mediaType: 'application/vnd.oci.image.index.v1+json',
-      manifests: [{ ...image.manifest.descriptor, annotations: { 'org.opencontainers.image.ref.name': tag } }],
-    };
-    await put('oci-layout', Buffer.from(JSON.stringify({ imageLayoutVersion: '1.0.0' })));
-    await put('index.json', Buffer.from(JSON.stringify(index)));
-    await new Promise<void>((resolve, reject) =>
-      tar.entry({ name: 'blobs', type: 'directory', mtime, mode: 0o755 }, (e) => (e ? reject(e) : resolve())),
-    );
-    await new Promise<void>((resolve, reject) =>
-      tar.entry({ name: 'blobs/sha256', type: 'directory', mtime, mode: 0o755 }, (e) => (e ? reject(e) : resolve())),
-    );
-    const seen = new Set<string>();
-    for (const desc of image.baseLayers) {
-      if (seen.has(desc.digest)) continue;
-      seen.add(desc.digest);
-      if (!base) throw new OsimageError('internal: base layers without a base image');
-      const entry = tar.entry({ name: `blobs/sha256/${hex(desc.digest)}`, size: desc.size, mtime, mode: 0o644 });
-      await pipeline(await base.blob(desc), entry);
-    }
-    for (const b of [image.layer, image.config, image.manifest]) {
-      if (seen.has(b.descriptor.digest)) continue;
-      seen.add(b.descriptor.digest);
-      await put(`blobs/sha256/${hex(b.descriptor.digest)}`, b.bytes);
-    }
-    tar.finalize();
-    await done;
-    await rename(tmp, file);
-  } catch (err) {
-    tar.destroy();
-    await done.catch(() => undefined);
-    await unlink(tmp).catch(() => undefined);
-    throw err instanceof OsimageError ? err : new OsimageError(`cannot write ${file}: ${describe(err)}`);
-  }
+  if (image.baseLayers.length > 0 && !base) throw new OsimageError('internal: base layers without a base image');
+  const baseBlobs = image.baseLayers.map((descriptor) => ({ descriptor, open: () => base!.blob(descriptor) }));
+  await writeOciArchive(file, [{ top: image.manifest, blobs: [...baseBlobs, image.layer, image.config], tag }], {
+    mtime: new Date(image.created),
+  });
 }
 
 /** Write the flat payload files into a folder (created if missing), each atomically. */

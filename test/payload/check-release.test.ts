@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { osimage } from '../helpers/cli.js';
-import { tempDir, type Temp } from '../helpers/oci-builder.js';
+import { archive, baseEntries, entry, image, releaseEntries, tempDir, type Temp } from '../helpers/oci-builder.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/release-new/payload', import.meta.url));
 let tmp: Temp;
@@ -54,7 +54,16 @@ describe('payload check --from-release', () => {
     expect(both.exitCode).toBe(2);
   });
 
-  it('a release without the file is an error naming it', async () => {
+  it("a release image that lacks image-references is an error in oc's words", async () => {
+    // An image that opens and reads (its release-manifests/ has metadata and a manifest), but lacks the file.
+    const entries = releaseEntries({ name: '4.99.0' }).filter((e) => e.name !== 'release-manifests/image-references');
+    const img = await image([{ entries: baseEntries() }, { entries }]);
+    const lacking = await archive(tmp.dir, 'lacking.tar', [entry(img, '4.99.0')], '4.99.0');
+    const r = await osimage(['payload', 'check', '--dir', ops, '--from-release', lacking]);
+    expect(r).toEqual({ stdout: '', stderr: 'error: release image did not contain an image-references file', exitCode: 1 });
+  });
+
+  it('a release archive that does not exist is an error naming it', async () => {
     const r = await osimage(['payload', 'check', '--dir', ops, '--from-release', `oci-archive:${join(tmp.dir, 'missing.tar')}`]);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/^error: .*missing\.tar/);

@@ -1,15 +1,15 @@
 /**
- * `release new` through the built binary, offline: --to-dir and --to-file, read back with release info
+ * `release new` run from the source (in-process), offline: --to-dir and --to-file, read back with release info
  * and release extract; oc's errors for missing images, bad mappings and bad manifests.
  */
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { osimage } from '../helpers/cli.js';
-import { baseEntries, entry, image, layout, tempDir, type Temp } from '../helpers/oci-builder.js';
+import { osimage } from '../../helpers/cli.js';
+import { baseEntries, entry, image, layout, tempDir, type Temp } from '../../helpers/oci-builder.js';
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/release-new/payload', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../../fixtures/release-new/payload', import.meta.url));
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
 const MOC = `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${B}`;

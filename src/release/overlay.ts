@@ -1,23 +1,15 @@
 /**
  * Reading files out of an image's layers, top layer first, the way a container runtime would see them:
  * a higher layer's copy wins, `.wh.<name>` deletes <name> from the layers below, `.wh..wh..opq` hides
- * everything below its directory. Each layer is streamed: bytes → digest check → gunzip when the bytes
- * start with the gzip magic (the media type is not trusted) → tar entries. Only entries under the folder
- * asked for are buffered; a walk stops as soon as the answer cannot change, and a layer cut short is still
- * read to its end (without decompressing) so that what was used has been verified.
+ * everything below its directory. Only entries under the folder asked for are buffered, and a walk stops as
+ * soon as the answer cannot change. The bytes of each layer (decompression, digest) come from layer-stream.ts.
  */
 import { posix } from 'node:path';
-import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
-import { extract as tarExtract, type Header } from 'tar-stream';
-import { OsimageError, describe } from '../errors.js';
 import type { Descriptor, ImageManifest, ImageSource } from '../registry/types.js';
+import { readLayer } from './layer-stream.js';
 
 const WHITEOUT = '.wh.';
 const OPAQUE = '.wh..wh..opq';
-
-/** Largest single file under the folder we buffer (release manifests are small). */
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 export interface LayerFile {
   /** Path relative to the folder walked (`image-references`, `0000_50_x.yaml`, `sub/dir/f`). */
@@ -110,186 +102,6 @@ class Overlay {
     if (this.deleted.has(folder) || this.opaque.has(folder) || this.seen.has(folder) || this.opaque.has('')) return true;
     return ancestors(folder).some((a) => this.deleted.has(a) || this.opaque.has(a) || this.seen.has(a));
   }
-}
-
-/** Wait for at least `n` bytes (or the end) and put them back: the stream is unchanged for the reader. */
-async function peek(stream: Readable, n: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let have = 0;
-  await new Promise<void>((resolve, reject) => {
-    const cleanup = () => {
-      stream.off('readable', onReadable);
-      stream.off('end', onEnd);
-      stream.off('error', onError);
-    };
-    const onReadable = () => {
-      let c: Buffer | null;
-      while (have < n && (c = stream.read() as Buffer | null) !== null) {
-        chunks.push(c);
-        have += c.length;
-      }
-      if (have >= n) {
-        cleanup();
-        resolve();
-      }
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve();
-    };
-    const onError = (err: Error) => {
-      cleanup();
-      reject(err);
-    };
-    stream.on('readable', onReadable);
-    stream.on('end', onEnd);
-    stream.on('error', onError);
-    onReadable();
-  });
-  const head = Buffer.concat(chunks);
-  if (head.length > 0) stream.unshift(head);
-  return head;
-}
-
-type Decoder = 'gzip' | 'tar';
-
-function sniff(head: Buffer, what: string): Decoder {
-  if (head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
-  if (head.length >= 4 && head.readUInt32BE(0) === 0x28b52ffd)
-    throw new OsimageError(`${what} is zstd-compressed, which is not supported yet`);
-  if (head[0] === 0x42 && head[1] === 0x5a && head[2] === 0x68)
-    throw new OsimageError(`${what} is bzip2-compressed, which is not supported`);
-  if (head.length >= 6 && head.subarray(0, 6).equals(Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]))) {
-    throw new OsimageError(`${what} is xz-compressed, which is not supported`);
-  }
-  return 'tar';
-}
-
-// biome-ignore lint/suspicious/noConfusingVoidType: a callback may return nothing
-export type EntryAction = 'stop' | void;
-
-/**
- * Stream one layer's tar entries to `onEntry` (header, then the entry's bytes if `wants` says so).
- * Resolves once the layer has been read to its end (so it has been verified), also when onEntry stops early:
- * then the rest of the compressed bytes are drained through the digest check without being decompressed.
- */
-export async function readLayer(
-  source: ImageSource,
-  desc: Descriptor,
-  handlers: {
-    wants: (header: Header) => boolean;
-    onEntry: (header: Header, data: Buffer | undefined) => EntryAction;
-  },
-): Promise<{ stopped: boolean }> {
-  const what = `layer ${desc.digest} of ${source.name}`;
-  const raw = await source.blob(desc);
-  let rawEnded = false;
-  raw.once('end', () => (rawEnded = true));
-  let head: Buffer;
-  try {
-    head = await peek(raw, 6);
-  } catch (err) {
-    raw.destroy();
-    throw err instanceof OsimageError ? err : new OsimageError(`cannot read ${what}: ${describe(err)}`);
-  }
-  let kind: Decoder;
-  try {
-    kind = sniff(head, what);
-  } catch (err) {
-    raw.destroy();
-    throw err;
-  }
-  const gunzip = kind === 'gzip' ? createGunzip({ chunkSize: 256 * 1024 }) : undefined; // 16 KiB chunks cost a zlib thread-pool trip each
-  const ex = tarExtract();
-
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    let stopping = false;
-    let exFinished = false;
-    const fail = (err: unknown, prefix: string) => {
-      if (settled) return;
-      settled = true;
-      raw.destroy();
-      gunzip?.destroy();
-      ex.destroy();
-      reject(err instanceof OsimageError ? err : new OsimageError(`${prefix} ${what}: ${describe(err)}`));
-    };
-    const maybeDone = () => {
-      if (settled) return;
-      if (rawEnded && (stopping || exFinished)) {
-        settled = true;
-        resolve({ stopped: stopping });
-      }
-    };
-    raw.on('error', (err) => fail(err, 'cannot read'));
-    raw.on('end', () => setImmediate(maybeDone));
-    gunzip?.on('error', (err) => {
-      if (!stopping) fail(err, 'cannot decompress');
-    });
-    ex.on('error', (err: Error) => {
-      if (!stopping) fail(err, 'cannot read the tar of');
-    });
-    ex.on('finish', () => {
-      exFinished = true;
-      maybeDone();
-    });
-
-    const stopEarly = () => {
-      stopping = true;
-      if (gunzip) {
-        raw.unpipe(gunzip);
-        gunzip.unpipe(ex);
-        gunzip.destroy();
-      } else {
-        raw.unpipe(ex);
-      }
-      ex.destroy();
-      // Keep the remaining compressed bytes flowing through the digest check.
-      raw.resume();
-      maybeDone();
-    };
-
-    ex.on('entry', (header, stream, next) => {
-      // The extract stream reports a broken tar; the entry stream gets the same error, already handled.
-      stream.on('error', () => undefined);
-      if (stopping || settled) return;
-      const take = handlers.wants(header);
-      if (!take) {
-        stream.on('end', () => next());
-        stream.resume();
-        let action: EntryAction;
-        try {
-          action = handlers.onEntry(header, undefined);
-        } catch (err) {
-          fail(err, 'cannot read');
-          return;
-        }
-        if (action === 'stop') stopEarly();
-        return;
-      }
-      if (header.size > MAX_FILE_BYTES) {
-        fail(new OsimageError(`${what}: ${header.name} is too large to read (${header.size} bytes)`), '');
-        return;
-      }
-      const chunks: Buffer[] = [];
-      stream.on('data', (c) => chunks.push(c as Buffer));
-      stream.on('end', () => {
-        if (stopping || settled) return;
-        let action: EntryAction;
-        try {
-          action = handlers.onEntry(header, Buffer.concat(chunks));
-        } catch (err) {
-          fail(err, 'cannot read');
-          return;
-        }
-        if (action === 'stop') stopEarly();
-        else next();
-      });
-    });
-
-    if (gunzip) raw.pipe(gunzip).pipe(ex as unknown as NodeJS.WritableStream);
-    else raw.pipe(ex as unknown as NodeJS.WritableStream);
-  });
 }
 
 /**

@@ -3,7 +3,8 @@
  * reading of the same archives (written by tar-stream, and by GNU tar in gnu, posix and ustar formats).
  */
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -14,7 +15,7 @@ import { openImage } from '../../src/registry/open.js';
 import { loadReleaseInfo } from '../../src/release/info.js';
 import { tarBytes } from '../../src/release/build-layer.js';
 import { entry, releaseImage, tempDir, type Temp } from '../helpers/oci-builder.js';
-import { writeOciLayout } from '../../src/release/oci-write.js';
+import { writeOciArchive, writeOciLayout } from '../../src/registry/oci-write.js';
 
 const run = promisify(execFile);
 let tmp: Temp;
@@ -108,5 +109,32 @@ describe('indexTar', () => {
     await run('tar', ['-C', dir, '-cf', file, '.']);
     const info = await loadReleaseInfo('x', await openImage(`oci-archive:${file}:4.13.1`));
     expect(info.references.metadata.name).toBe('4.13.1');
+  });
+});
+
+describe('the oci-archive writer', () => {
+  test('streams a blob into the archive, and leaves no file when a blob stream fails', async () => {
+    const img = await releaseImage();
+    const [first, ...rest] = img.blobs;
+    const streamed = { descriptor: first!.descriptor, open: async () => Readable.from([first!.bytes]) };
+    const good = join(tmp.dir, 'streamed.tar');
+    await writeOciArchive(good, [{ top: img, blobs: [streamed, ...rest], tag: 'v' }]);
+    expect((await reference(good)).get(`blobs/sha256/${first!.descriptor.digest.slice(7)}`)).toEqual(first!.bytes);
+
+    const dir = join(tmp.dir, 'failing');
+    await mkdir(dir);
+    const broken = {
+      descriptor: first!.descriptor,
+      open: async () =>
+        new Readable({
+          read() {
+            this.destroy(new Error('connection reset'));
+          },
+        }),
+    };
+    await expect(writeOciArchive(join(dir, 'r.tar'), [{ top: img, blobs: [broken, ...rest], tag: 'v' }])).rejects.toThrow(
+      /cannot write .*r\.tar: connection reset/,
+    );
+    expect(await readdir(dir)).toEqual([]);
   });
 });

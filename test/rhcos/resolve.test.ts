@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { osimage } from '../helpers/cli.js';
+import { osimageBin } from '../helpers/cli.js';
 import { serveFolder, type FileServer } from '../helpers/file-server.js';
 import { selfSignedCert } from '../helpers/tls.js';
 import { fetchJson, httpClient } from '../../src/http/client.js';
@@ -66,7 +66,7 @@ describe.each(Object.entries(bases))('release browser over %s', (_kind, base) =>
   });
 });
 
-describe('the ten scenarios of release-browser.md §7', () => {
+describe('ten release-browser scenarios', () => {
   const requestsSince = (n: number) => server.requests.slice(n);
 
   it('1: no pin resolves the latest', async () => {
@@ -209,13 +209,14 @@ describe('a release browser on https', () => {
   it('osimage resolve fails rather than pin a meta.json that came over plain http', async () => {
     downgradeMeta();
     const before = server.requests.length;
-    const r = await osimage(['resolve', '--base-url', secure.url, '-o', 'json'], { env: { NODE_EXTRA_CA_CERTS: caFile } });
+    // The binary: Node reads NODE_EXTRA_CA_CERTS when a process starts.
+    const r = await osimageBin(['resolve', '--base-url', secure.url, '-o', 'json'], { env: { NODE_EXTRA_CA_CERTS: caFile } });
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`${secure.url}/maipo/47.246/meta.json redirected to ${server.url}/maipo/47.246/meta.json`);
     expect(r.exitCode).toBe(1);
     expect(server.requests.length).toBe(before);
     secure.faults.length = 0;
-    const ok = await osimage(['resolve', '--base-url', secure.url, '-o', 'json'], { env: { NODE_EXTRA_CA_CERTS: caFile } });
+    const ok = await osimageBin(['resolve', '--base-url', secure.url, '-o', 'json'], { env: { NODE_EXTRA_CA_CERTS: caFile } });
     expect(ok.exitCode).toBe(0);
     expect(JSON.parse(ok.stdout).build).toBe('47.246');
   });

@@ -1,0 +1,94 @@
+import { execa } from 'execa';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { BIN, REPO, osimage, osimageBin, testEnv } from '../helpers/cli.js';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+describe('osimage (top level)', () => {
+  it('--version prints the package version', async () => {
+    const r = await osimage(['--version']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('--help lists the commands', async () => {
+    const r = await osimage(['--help']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('resolve');
+    expect(r.stdout).toContain('builds');
+  });
+
+  it.each(['resolve', 'builds'])('%s --help shows the settings', async (cmd) => {
+    const r = await osimage([cmd, '--help']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('--base-url');
+  });
+
+  it.each([
+    'builds',
+    'resolve',
+    'pin',
+    'promote',
+    'verify',
+    'payload',
+    'payload write',
+    'payload render',
+    'payload merge',
+    'payload check',
+    'payload bootimages',
+    'release',
+    'release info',
+    'release extract',
+    'release new',
+  ])('%s --help has examples', async (cmd) => {
+    const r = await osimage([...cmd.split(' '), '--help']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('Examples:\n  osimage ');
+  });
+
+  it('an unknown command or option is a usage error (exit 2)', async () => {
+    const a = await osimage(['frobnicate']);
+    expect(a.exitCode).toBe(2);
+    expect(a.stderr).toMatch(/^error: unknown command 'frobnicate'/);
+    const b = await osimage(['resolve', '--nope']);
+    expect(b.exitCode).toBe(2);
+    expect(b.stderr).toMatch(/^error: unknown option '--nope'/);
+    const c = await osimage(['resolve', '-o', 'yaml']);
+    expect(c.exitCode).toBe(2);
+  });
+});
+
+describe('bin/osimage (the built launcher, as a subprocess)', () => {
+  it('starts, prints the version and exits 0', async () => {
+    expect(await osimageBin(['--version'])).toEqual({ stdout: VERSION, stderr: '', exitCode: 0 });
+  });
+
+  it('exits 2 on a usage error and 1 on a failure, with one error line', async () => {
+    const usage = await osimageBin(['frobnicate']);
+    expect(usage.exitCode).toBe(2);
+    expect(usage.stderr).toMatch(/^error: unknown command 'frobnicate'/);
+    const failure = await osimageBin(['release', 'info', 'oci-archive:/nonexistent/release.tar']);
+    expect(failure.exitCode).toBe(1);
+    expect(failure.stderr).toMatch(/^error: .*\/nonexistent\/release\.tar/);
+    expect(failure.stderr.split('\n')).toHaveLength(1);
+  });
+
+  it('a closed pipe (| head, | true) ends it quietly with exit 0', async () => {
+    // `true` exits without reading, so osimage writes into a closed pipe (EPIPE).
+    const r = await execa('bash', ['-c', `"$OSIMAGE" --help | true; echo "exit \${PIPESTATUS[0]}" >&2`], {
+      cwd: REPO,
+      env: testEnv({ OSIMAGE: BIN }),
+      extendEnv: false,
+      reject: false,
+    });
+    expect(r.stderr).toBe('exit 0');
+    const head = await execa('bash', ['-c', '"$OSIMAGE" release info oci-archive:hack/sample/release.oci-archive | head -1'], {
+      cwd: REPO,
+      env: testEnv({ OSIMAGE: BIN }),
+      extendEnv: false,
+      reject: false,
+    });
+    expect(head).toMatchObject({ stdout: expect.stringMatching(/^Name: /), stderr: '', exitCode: 0 });
+  });
+});
