@@ -68,3 +68,23 @@ export function tooDeep(value: unknown, max = MAX_JSON_DEPTH): string | undefine
 export function tooDeepMessage(at: string, max = MAX_JSON_DEPTH): string {
   return `is nested more than ${max} levels deep (at ${at.replace(/^\./, '')})`;
 }
+
+/**
+ * How deeply `[` and `{` nest in JSON or YAML text (quoted strings skipped), measured before a parser that
+ * recurses (the YAML parser overflows the stack on flow collections nested 100,000 deep) reads it.
+ */
+export function bracketDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote !== undefined) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[' || c === '{') max = Math.max(max, ++depth);
+    else if ((c === ']' || c === '}') && depth > 0) depth--;
+  }
+  return max;
+}

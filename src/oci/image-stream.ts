@@ -14,7 +14,7 @@
 import type * as Yaml from 'yaml';
 import { type ErrorCode, OsimageError, describe } from '../errors.js';
 import { lazyRequire } from '../lazy.js';
-import { jsonKind, tooDeep, tooDeepMessage } from '../json.js';
+import { MAX_JSON_DEPTH, bracketDepth, jsonKind, tooDeep, tooDeepMessage } from '../json.js';
 
 export const IMAGE_REFERENCES = 'image-references';
 export const IMAGE_STREAM_API_VERSION = 'image.openshift.io/v1';
@@ -130,10 +130,14 @@ export function parseImageReferences(bytes: Buffer, source?: string): ImageStrea
     // oc writes JSON: take the fast path, and the YAML parser only for what JSON cannot read.
     doc = JSON.parse(text);
   } catch {
+    if (bracketDepth(text) > MAX_JSON_DEPTH) {
+      throw new InvalidImageStreamError(`image-references is nested more than ${MAX_JSON_DEPTH} levels deep`, source);
+    }
     try {
       doc = yaml().parse(text);
     } catch (err) {
-      throw new InvalidImageStreamError(`unable to read release image-references: ${describe(err)}`);
+      // The YAML parser's messages carry a multi-line excerpt of the text: its first line says what is wrong.
+      throw new InvalidImageStreamError(`unable to read release image-references: ${describe(err).split('\n')[0]}`, source);
     }
   }
   return imageStreamFromObject(doc, source === undefined ? {} : { source });

@@ -1,6 +1,6 @@
 /** src/json.ts: words for JSON values and the depth bound (issue 12 item 12). */
 import { describe, expect, test } from 'vitest';
-import { MAX_JSON_DEPTH, jsonKind, tooDeep } from '../../src/json.js';
+import { MAX_JSON_DEPTH, bracketDepth, jsonKind, tooDeep } from '../../src/json.js';
 
 const nested = (n: number): unknown => JSON.parse(`{"a":${'['.repeat(n)}${']'.repeat(n)}}`);
 
@@ -21,4 +21,10 @@ describe('tooDeep', () => {
 
 test('jsonKind', () => {
   expect([null, [], {}, 'x', 5, true].map(jsonKind)).toEqual(['null', 'a list', 'a map', 'a string', 'the number 5', 'the value true']);
+});
+
+test('bracketDepth skips quoted strings', () => {
+  expect(bracketDepth('a: [[1], {b: [2]}]')).toBe(3);
+  expect(bracketDepth(`a: "${'['.repeat(500)}"\nb: '{{'`)).toBe(0);
+  expect(bracketDepth('['.repeat(100_000))).toBe(100_000);
 });

@@ -198,6 +198,12 @@ describe('release-manifests/', () => {
     const ref = await layout(tmp.dir, 'deep-references', [entry(img)]);
     expectOneLine(await osimage(['release', 'info', '-o', 'json', ref]), ref, /image-references/, /nested/);
   }, 30_000);
+  test('image-references in YAML with flow lists nested 100,000 deep names image-references', async () => {
+    const yamlText = `kind: ImageStream\napiVersion: image.openshift.io/v1\nspec:\n  tags: []\nx: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`;
+    const img = await releaseWith('image-references', yamlText);
+    const ref = await layout(tmp.dir, 'deep-yaml-references', [entry(img)]);
+    expectOneLine(await osimage(['release', 'info', ref]), ref, /image-references is nested more than 100 levels deep/);
+  }, 30_000);
 });
 
 describe('over a registry', () => {
