@@ -2,6 +2,7 @@
 import type { ErrorCode } from '../errors.js';
 import { FetchError } from '../errors.js';
 import { discard, readCapped, statusText, type Response } from '../http/client.js';
+import { redactUrl } from '../http/redact.js';
 
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
@@ -70,6 +71,8 @@ export async function registryFailure(
     await res.body.dump().catch(() => undefined);
   }
   const msg =
-    res.status === 401 ? await unauthorized(what) : `${what}: ${statusText(res.status)} from ${res.url}${detail ? `: ${detail}` : ''}`;
+    res.status === 401
+      ? await unauthorized(what)
+      : `${what}: ${statusText(res.status)} from ${redactUrl(res.url)}${detail ? `: ${detail}` : ''}`;
   return new RegistryError(msg, res.url, res.status, codes);
 }
