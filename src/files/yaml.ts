@@ -67,12 +67,18 @@ function reason(err: unknown): string {
   if (/Excessive alias count/.test(msg))
     return `aliases expand more than ${MAX_ALIAS_COUNT} times (refused as a resource exhaustion attack)`;
   if (/Merge sources/.test(msg)) return 'a merge key (<<) must refer to a map or a list of maps';
+  if (/Maximum call stack size exceeded/.test(msg)) return 'nested too deeply to read';
   return msg.split('\n')[0]!;
 }
 
 /** The value of one parsed document; any failure is {@link yamlError} at the alias or merge key that caused it. */
 export function yamlValue(doc: Document.Parsed, text: string, file: string): unknown {
-  const bad = findAlias(doc, (node) => danglingOrCyclic(doc, node));
+  let bad: ReturnType<typeof findAlias>;
+  try {
+    bad = findAlias(doc, (node) => danglingOrCyclic(doc, node));
+  } catch (err) {
+    throw yamlError(file, text, undefined, reason(err), err);
+  }
   if (bad) throw yamlError(file, text, bad.offset, bad.why);
   try {
     return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -96,11 +102,17 @@ export function yamlValue(doc: Document.Parsed, text: string, file: string): unk
 
 /** Every document of a YAML text, parsed (source ranges kept) and checked: the first parse error is FILE:LINE. */
 export function parseYamlDocuments(text: string, file: string): Document.Parsed[] {
-  const docs = parseAllDocuments(text, { keepSourceTokens: true, prettyErrors: false });
+  const parse = () => parseAllDocuments(text, { keepSourceTokens: true, prettyErrors: false });
+  let docs: ReturnType<typeof parse>;
+  try {
+    docs = parse();
+  } catch (err) {
+    throw yamlError(file, text, undefined, reason(err), err);
+  }
   if (!Array.isArray(docs)) return [];
   for (const d of docs) {
     const e = d.errors[0];
-    if (e) throw yamlError(file, text, e.pos[0], e.message.split('\n')[0]!, e);
+    if (e) throw yamlError(file, text, e.pos[0], reason(e), e);
   }
   return docs;
 }

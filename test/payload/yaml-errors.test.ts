@@ -79,6 +79,13 @@ describe('YAML errors name FILE:LINE (issue 12 item 14)', () => {
     await expect(loadManifests([file])).rejects.toThrow(new RegExp(`^${reEscape(file)}:5: invalid YAML: alias \\*gone has no anchor`));
   });
 
+  it('a document nested 100,000 deep is one line naming the file, not a stack overflow', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'mc.yaml');
+    await writeFile(file, `kind: MachineConfig\nspec: ${'['.repeat(100000)}${']'.repeat(100000)}\n`);
+    await expect(loadManifests([file])).rejects.toThrow(new RegExp(`^${reEscape(file)}(:\\d+)?: invalid YAML: nested too deeply to read$`));
+  });
+
   it('release new manifest check: an unresolved alias and a billion laughs name the manifest and line', () => {
     expect(() => checkManifest('op/a.yaml', 'kind: A\napiVersion: v1\nx: *gone\n')).toThrow(/^op\/a\.yaml:3: invalid YAML: alias \*gone/);
     const t0 = Date.now();
