@@ -4,6 +4,7 @@
  * current run's (`io()`, `env()`), so an in-process run writes to its own streams.
  */
 import { type OutputStream, env, io } from '../context.js';
+import type { Warning } from '../errors.js';
 import { escapeControls, escapeText } from './escape.js';
 
 export function useColor(stream: OutputStream = io().stderr, vars: NodeJS.ProcessEnv = env()): boolean {
@@ -66,9 +67,10 @@ export function info(message: string): void {
   io().stderr.write(`${escapeText(message)}\n`);
 }
 
-/** One line: `warning: <message>`. */
-export function warn(message: string): void {
+/** One line: `warning: <message>` (a core module's Warning prints its message; its code is for callers). */
+export function warn(warning: string | Warning): void {
   const { stderr } = io();
+  const message = typeof warning === 'string' ? warning : warning.message;
   stderr.write(`${colors(stderr).yellow('warning:')} ${oneLine(message)}\n`);
 }
 

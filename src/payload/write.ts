@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { writeFilesAtomic, type AtomicWrite } from '../files/atomic.js';
 import { readTextIfExists, requireDir } from '../files/read.js';
+import type { Warning } from '../errors.js';
 import { PayloadError } from './errors.js';
 import { IMAGE_REFERENCES, OS_CONTENT_TAG } from '../oci/image-stream.js';
 import { setImageReferenceTag } from './image-stream.js';
@@ -33,7 +34,7 @@ export interface PayloadWriteResult {
   configMap: FileOutcome;
   /** false when both files already held the value (nothing was written). */
   changed: boolean;
-  warnings: string[];
+  warnings: Warning[];
 }
 
 /** A ConfigMap file name: one path segment, not image-references itself. */
@@ -56,9 +57,12 @@ export async function writePayload(opts: PayloadWriteOptions): Promise<PayloadWr
   const refs = setImageReferenceTag(refsText, refsPath, OS_CONTENT_TAG, opts.pullspec);
   const cm = setOsImageUrl(cmText, cmPath, opts.pullspec);
 
-  const warnings: string[] = [];
+  const warnings: Warning[] = [];
   if (refs.previous !== undefined && cm.previous !== undefined && refs.previous !== cm.previous) {
-    warnings.push(`${refsPath} (${refs.previous}) and ${cmPath} (${cm.previous}) disagreed; both now say ${opts.pullspec}`);
+    warnings.push({
+      code: 'osimageurl-disagreed',
+      message: `${refsPath} (${refs.previous}) and ${cmPath} (${cm.previous}) disagreed; both now say ${opts.pullspec}`,
+    });
   }
   const writes: AtomicWrite[] = [];
   if (refs.changed) writes.push({ path: refsPath, data: refs.text });
