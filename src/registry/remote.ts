@@ -17,7 +17,7 @@ import {
 } from '../http/client.js';
 import { connect, type ConnectOptions } from './connect.js';
 import type { ImageReference } from './reference.js';
-import { RegistryError } from './errors.js';
+import { RegistryError, statusFrom } from './errors.js';
 import type { RegistryTransport } from './transport.js';
 import {
   MEDIA_TYPES,
@@ -46,11 +46,6 @@ const SCHEMA1_TYPES: string[] = [MEDIA_TYPES.dockerSchema1, MEDIA_TYPES.dockerSc
 /** Options beyond the contract: an environment for auth-file lookup, a retry policy, a pool. */
 /** How a manifest request names its image in the transport's messages (`<what>: <why>`). */
 const imageWhat = (display: string) => `image "${display}"`;
-
-/** The `<why>` of a transport message whose `<what>` we chose: the transport writes `${what}: ${why}`. */
-function withoutWhat(message: string, what: string): string {
-  return message.startsWith(`${what}: `) ? message.slice(what.length + 2) : message;
-}
 
 export interface RemoteOptions extends SourceOptions, ConnectOptions {}
 
@@ -162,11 +157,13 @@ export class RemoteImageSource implements ImageSource {
   private manifestError(err: unknown, display: string): unknown {
     if (!(err instanceof RegistryError)) return err;
     if (err.code === 'not-found') {
+      const status = err.status ?? 404;
       return new RegistryError(
-        `${imageWhat(display)} not found: ${withoutWhat(err.message, imageWhat(display))}`,
+        `${imageWhat(display)} not found: ${statusFrom(status, err.url, err.detail)}`,
         err.url,
-        err.status ?? 404,
+        status,
         err.codes,
+        err.detail,
       );
     }
     if (err.status === 403 || err.codes.includes('DENIED')) {
@@ -175,6 +172,7 @@ export class RemoteImageSource implements ImageSource {
         err.url,
         err.status ?? 403,
         err.codes,
+        err.detail,
       );
     }
     return err;
