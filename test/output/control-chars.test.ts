@@ -4,10 +4,12 @@
  * are printed as visible escapes (`\x1b`, `\u202e`) in text views, warnings and errors; `-o json` keeps the
  * exact values (JSON-escaped).
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { escapeControls, escapeText } from '../../src/output/escape.js';
 import { osimage } from '../helpers/cli.js';
 import { type FileServer, serveFolder } from '../helpers/file-server.js';
 import { CLI_PULLSPEC, entry, layout, releaseImage } from '../helpers/oci-builder.js';
@@ -33,6 +35,13 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'osimage-controls-'));
   await mkdir(join(root, 'hostile'), { recursive: true });
   await writeFile(join(root, 'hostile', 'builds.json'), JSON.stringify({ builds: IDS }));
+  // A listed build whose meta.json says another (hostile) buildid and carries a hostile ostree-version.
+  const meta = JSON.parse(await readFile(fileURLToPath(new URL('../fixtures/browser/maipo/47.246/meta.json', import.meta.url)), 'utf8'));
+  await mkdir(join(root, 'hostile', '47.246'), { recursive: true });
+  await writeFile(
+    join(root, 'hostile', '47.246', 'meta.json'),
+    JSON.stringify({ ...meta, buildid: OSC_ID, 'ostree-version': `47.246${'\x1b'}]8;;http://evil/${'\x07'}` }),
+  );
   server = await serveFolder(root);
 });
 afterAll(async () => {
@@ -65,6 +74,16 @@ describe('build ids from builds.json', () => {
     const r = await osimage(['builds', ...browser(), '-o', 'json']);
     expect(r.exitCode).toBe(0);
     expect((JSON.parse(r.stdout) as { builds: Array<{ id: string }> }).builds.map((b) => b.id)).toEqual(IDS);
+  });
+});
+
+describe('meta.json values', () => {
+  test('`resolve` text view and the buildid warning escape them', async () => {
+    const r = await osimage(['resolve', ...browser(), '--build', '47.246']);
+    expect(r.exitCode).toBe(0);
+    expectClean(r.stdout, r.stderr);
+    expect(r.stdout).toMatch(/^OSTree version: +47\.246\\x1b\]8;;http:\/\/evil\/\\x07$/m);
+    expect(r.stderr).toContain(String.raw`says buildid 48.1\x1b]0;pwned\x07\x1b[31m, not 47.246`);
   });
 });
 
@@ -120,5 +139,14 @@ describe('release info of a hostile image', () => {
     expect(r.exitCode).toBe(0);
     const tags = (JSON.parse(r.stdout) as { references: { spec: { tags: Array<{ name: string }> } } }).references.spec.tags;
     expect(tags.map((t) => t.name)).toEqual(['cli\x1b]0;owned\x07', 'tools\x1b[?1049h']);
+  });
+});
+
+describe('escape.ts', () => {
+  test('C0, DEL, C1 and bidi controls become visible escapes; escapeText keeps newlines and tabs', () => {
+    const hostile = 'a\x00\x07\x1b[1m\x7f\x85\x9b\u202a\u202e\u2066\u2069\tb\nc';
+    expect(escapeControls(hostile)).toBe(String.raw`a\x00\x07\x1b[1m\x7f\x85\x9b\u202a\u202e\u2066\u2069\x09b\x0ac`);
+    expect(escapeText(hostile)).toBe(`${String.raw`a\x00\x07\x1b[1m\x7f\x85\x9b\u202a\u202e\u2066\u2069`}\tb\nc`);
+    expect(escapeText('plain ünïcödé \u200f text')).toBe('plain ünïcödé \u200f text');
   });
 });
