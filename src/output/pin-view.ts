@@ -2,6 +2,7 @@ import { createTwoFilesPatch } from 'diff';
 import type { CheckReport } from '../pin/check.js';
 import type { FileChange, PinPlan } from '../pin/plan.js';
 import type { PromoteResult } from '../pin/promote.js';
+import { redactUrl } from '../http/redact.js';
 import { escapeText } from './escape.js';
 
 /** Texts of pin, pin --check and promote. Imported lazily by those commands only. */
@@ -21,7 +22,7 @@ export function planDiff(plan: Pick<PinPlan, 'script' | 'meta'>): string {
 }
 
 function pinsLine(plan: PinPlan): string {
-  return `${plan.values.RHCOS_BUILD_NAME} (channel ${plan.values.RHCOS_DEFAULT_CHANNEL}, base URL ${plan.values.RHCOS_BASE_URL})`;
+  return `${plan.values.RHCOS_BUILD_NAME} (channel ${plan.values.RHCOS_DEFAULT_CHANNEL}, base URL ${redactUrl(plan.values.RHCOS_BASE_URL)})`;
 }
 
 const SOURCE_TEXT: Record<PinPlan['from']['build'], string> = {
@@ -62,10 +63,10 @@ export function pinSummary(plan: PinPlan, written: string[] | undefined): string
 }
 
 export function checkSummary(r: CheckReport): string {
-  const mirror = r.fetchedFrom !== r.baseUrl ? ` (checked at ${r.fetchedFrom})` : '';
+  const mirror = r.fetchedFrom !== r.baseUrl ? ` (checked at ${redactUrl(r.fetchedFrom)})` : '';
   const meta = r.meta ? `; ${r.meta} matches its meta.json` : '';
   return escapeText(
-    `ok: ${r.file} pins ${r.build} (channel ${r.channel}, arch ${r.arch}, base URL ${r.baseUrl})${mirror}; it is in ${r.buildsUrl}${meta}`,
+    `ok: ${r.file} pins ${r.build} (channel ${r.channel}, arch ${r.arch}, base URL ${redactUrl(r.baseUrl)})${mirror}; it is in ${r.buildsUrl}${meta}`,
   );
 }
 

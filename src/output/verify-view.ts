@@ -3,6 +3,7 @@ import type { OsImageSide, Verdict } from '../verify/compare.js';
 import type { VerifyReport } from '../verify/verify.js';
 import { escapeText } from './escape.js';
 import { keyValues } from './format.js';
+import { redactUrl } from '../http/redact.js';
 
 const VERDICT_LINE: Record<Verdict, string> = {
   consistent: "consistent: the payload ships the bootimage's OS image",
@@ -88,7 +89,7 @@ export function verifyJson(r: VerifyReport): VerifyJson {
       build: r.build.build,
       channel: r.build.channel,
       arch: r.build.arch,
-      baseUrl: r.build.baseUrl,
+      baseUrl: redactUrl(r.build.baseUrl),
       metaUrl: r.build.metaUrl,
       pinnedIn: r.build.pinnedIn ?? null,
     },

@@ -9,6 +9,7 @@ import { acquireLock } from './lock.js';
 import { readTextIfExists } from '../files/read.js';
 import { applyPlan, layerSettings, pinValuesOf, pinsOfText, planFor } from './plan.js';
 import type { PinValues } from './script.js';
+import { redactUrl } from '../http/redact.js';
 
 /** Runs the test command; returns how it ended. Output handling is the caller's business. */
 export type TestRunner = (
@@ -129,7 +130,7 @@ export async function promote(req: PromoteRequest): Promise<PromoteResult> {
       const body = [
         `${from ? `Old build: ${from}\n` : ''}New build: ${resolved.build}`,
         `Channel: ${resolved.channel}`,
-        `Base URL: ${resolved.baseUrl}`,
+        `Base URL: ${redactUrl(resolved.baseUrl)}`,
         `Tested with: ${req.test}`,
         '',
         'Promoted by osimage promote.',

@@ -2,6 +2,7 @@
 import type { ErrorCode } from '../errors.js';
 import { FetchError } from '../errors.js';
 import { discard, readCapped, statusText, type Response } from '../http/client.js';
+import { redactUrl } from '../http/redact.js';
 
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
@@ -51,9 +52,9 @@ export class RegistryError extends FetchError {
   }
 }
 
-/** `404 Not Found from URL: MANIFEST_UNKNOWN: …`: the status, where, and the registry's detail. */
-export function statusFrom(status: number, url: string, detail: string): string {
-  return `${statusText(status)} from ${url}${detail ? `: ${detail}` : ''}`;
+/** `404 Not Found from URL: MANIFEST_UNKNOWN: …`: the status, where (redacted), and the registry's detail. */
+export function statusFrom(status: number, url: string, detail = ''): string {
+  return `${statusText(status)} from ${redactUrl(url)}${detail ? `: ${detail}` : ''}`;
 }
 
 /** Why the registry said 401, in words: who we were and where the credentials came from. */

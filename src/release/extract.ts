@@ -9,7 +9,7 @@ import { OsimageError, describe } from '../errors.js';
 import { symlinkAtomic, writeFileAtomic } from '../files/atomic.js';
 import { resolveImage, type ResolvedImage } from '../registry/platform.js';
 import type { Descriptor, ImageConfig, ImageSource } from '../registry/types.js';
-import { RELEASE_FOLDER, readConfig } from './info.js';
+import { RELEASE_FOLDER, readImageConfig } from './info.js';
 import { findFile, walkLayers, type LayerFile, type UnsafeEntry } from './overlay.js';
 
 export interface ExtractOptions {
@@ -69,7 +69,7 @@ function escapes(rel: string): boolean {
 export async function extractTree(source: ImageSource, dir: string, opts: ExtractOptions = {}): Promise<ExtractedTree> {
   const image = await resolveImage(source, opts.filterByOs);
   const manifest = image.manifest.parsed;
-  const config = JSON.parse((await readConfig(source, manifest.config)).toString('utf8')) as ImageConfig;
+  const config = await readImageConfig(source, manifest.config);
   const files: LayerFile[] = [];
   const unsafe: UnsafeEntry[] = [];
   await walkLayers(source, manifest, {

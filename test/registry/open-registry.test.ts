@@ -217,8 +217,8 @@ describe('verification', () => {
   });
 
   test('by tag, the body is checked against Docker-Content-Digest; --skip-verification makes it a warning', async () => {
-    // a byte inside the config digest string: still a well-formed manifest, but not the one pushed
-    const at = image.manifest.bytes.indexOf(image.config.desc.digest) + 20;
+    // a byte inside the config's media type: still a well-formed manifest (a flipped digest no longer is), but not the one pushed
+    const at = image.manifest.bytes.indexOf(image.config.desc.mediaType) + 20;
     proxy.fault({ path: manifestPath('4.16.0'), action: { flipAt: at } });
     await expect((await openRemote(ref, opts())).manifest()).rejects.toThrow(
       new RegExp(`expected ${image.manifest.desc.digest}, got sha256:`),
