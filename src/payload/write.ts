@@ -4,7 +4,8 @@
  * both files changing together or not at all.
  */
 import { join } from 'node:path';
-import { writeFilesAtomic, type AtomicWrite } from '../files/atomic.js';
+import type { AtomicWrite } from '../files/atomic.js';
+import { editFilesAtomic } from '../files/edit.js';
 import { readTextIfExists, requireDir } from '../files/read.js';
 import type { Warning } from '../errors.js';
 import { PayloadError } from './errors.js';
@@ -67,7 +68,7 @@ export async function writePayload(opts: PayloadWriteOptions): Promise<PayloadWr
   const writes: AtomicWrite[] = [];
   if (refs.changed) writes.push({ path: refsPath, data: refs.text });
   if (cm.changed) writes.push({ path: cmPath, data: cm.text });
-  if (writes.length > 0) await writeFilesAtomic(writes);
+  if (writes.length > 0) await editFilesAtomic(writes);
   return {
     pullspec: opts.pullspec,
     imageReferences: { path: refsPath, action: refs.action, previous: refs.previous },

@@ -1,6 +1,6 @@
-import { realpath } from 'node:fs/promises';
 import { OsimageError, type Warning } from '../errors.js';
-import { writeFilesAtomic, type AtomicWrite } from '../files/atomic.js';
+import type { AtomicWrite } from '../files/atomic.js';
+import { editFilesAtomic } from '../files/edit.js';
 import { readTextIfExists } from '../files/read.js';
 import { resolveBuild, type ResolvedBuild } from '../rhcos/resolve.js';
 import {
@@ -26,11 +26,6 @@ export interface LayeredSettings {
   from: { baseUrl: PinSource; channel: PinSource; build: PinSource };
   /** Things worth saying: the environment overriding the file (`env-over-pin`), --latest leaving a pin behind (`latest-ignores-env`). */
   notes: Warning[];
-}
-
-/** Where to write `path`: the file a symlink points to (so the link survives), else the path itself. */
-async function writeTarget(path: string): Promise<string> {
-  return realpath(path).catch(() => path);
 }
 
 /**
@@ -203,18 +198,21 @@ export async function planPin(req: PinRequest): Promise<PinPlan> {
   };
 }
 
-/** Write the changed files all together or not at all; a new script gets mode 0755. Returns what was written. */
+/**
+ * Write the changed files all together or not at all; a new script gets mode 0755. A symlink is kept and its
+ * target written (a dangling link's target is created); a read-only file is refused. Returns what was written.
+ */
 export async function applyPlan(plan: Pick<PinPlan, 'script' | 'meta'>): Promise<string[]> {
   const writes: AtomicWrite[] = [];
   const written: string[] = [];
   if (plan.script.changed) {
-    writes.push({ path: await writeTarget(plan.script.path), data: plan.script.after, mode: 0o755 });
+    writes.push({ path: plan.script.path, data: plan.script.after, mode: 0o755 });
     written.push(plan.script.path);
   }
   if (plan.meta?.changed) {
-    writes.push({ path: await writeTarget(plan.meta.path), data: plan.meta.after, mode: 0o644 });
+    writes.push({ path: plan.meta.path, data: plan.meta.after, mode: 0o644 });
     written.push(plan.meta.path);
   }
-  if (writes.length > 0) await writeFilesAtomic(writes);
+  if (writes.length > 0) await editFilesAtomic(writes);
   return written;
 }

@@ -6,7 +6,9 @@ import { PIN_VARS, type SettingsFlags } from '../rhcos/settings.js';
 import { GitError, TestFailedError } from './errors.js';
 import { commitFiles, repoRoot, uncommitted } from './git.js';
 import { acquireLock } from './lock.js';
+import { editTarget } from '../files/edit.js';
 import { readTextIfExists } from '../files/read.js';
+import { realPathOf } from '../files/real-path.js';
 import { applyPlan, layerSettings, pinValuesOf, pinsOfText, planFor } from './plan.js';
 import type { PinValues } from './script.js';
 import { redactUrl } from '../http/redact.js';
@@ -49,6 +51,7 @@ export function candidateEnv(values: PinValues): Record<string, string> {
   return { ...values };
 }
 
+/** `path` made absolute through its folder's real path; the name itself is kept (a symlink stays the link). */
 async function absolute(path: string): Promise<string> {
   const abs = resolvePath(path);
   try {
@@ -67,7 +70,9 @@ async function absolute(path: string): Promise<string> {
 export async function promote(req: PromoteRequest): Promise<PromoteResult> {
   const file = await absolute(req.file);
   const meta = req.meta === undefined ? undefined : await absolute(req.meta);
-  if (meta === file) throw new OsimageError(`--meta and --write name the same file: ${req.file}`);
+  if (meta !== undefined && (meta === file || (await realPathOf(meta)) === (await realPathOf(file)))) {
+    throw new OsimageError(`--meta and --write name the same file: ${req.file}`);
+  }
   const progress = req.onProgress ?? (() => undefined);
   const release = await acquireLock(file);
   try {
@@ -103,6 +108,8 @@ export async function promote(req: PromoteRequest): Promise<PromoteResult> {
       return { status: 'already-pinned', file: req.file, build: resolved.build, resolved, warnings: allWarnings };
     }
 
+    // Refuse a read-only file before the test runs rather than after.
+    await Promise.all(files.map((f) => editTarget(f)));
     progress(`testing ${resolved.build} (${from ? `pinned: ${from}` : 'nothing pinned yet'}): ${req.test}`);
     const r = await req.runTest(req.test, candidateEnv(values));
     if (r.exitCode !== 0) {
