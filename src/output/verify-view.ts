@@ -1,6 +1,7 @@
 /** `verify` views: a short text report, and the documented `-o json` object. */
 import type { OsImageSide, Verdict } from '../verify/compare.js';
 import type { VerifyReport } from '../verify/verify.js';
+import { escapeText } from './escape.js';
 import { keyValues } from './format.js';
 import { redactUrl } from '../http/redact.js';
 
@@ -35,7 +36,7 @@ export function renderVerify(r: VerifyReport): string {
     `Meaning: ${r.meaning}`,
   ];
   for (const n of r.notes) lines.push(`Note: ${n}`);
-  return `${lines.join('\n')}\n`;
+  return escapeText(`${lines.join('\n')}\n`);
 }
 
 /**

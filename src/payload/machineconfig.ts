@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { stringify } from 'yaml';
-import { describe } from '../errors.js';
+import { type Warning, describe } from '../errors.js';
 import { sortKeys } from '../json.js';
 import { editFilesAtomic } from '../files/edit.js';
 import { readError, readText, readTextIfExists } from '../files/read.js';
@@ -283,7 +283,7 @@ export interface MergeResult {
   osImageURLFrom: string | undefined;
   /** Merged MC names, in merge order. */
   merged: string[];
-  warnings: string[];
+  warnings: Warning[];
 }
 
 /** The osImageURL a policy picks from the MCs in name order. */
@@ -323,8 +323,13 @@ export function mergeMachineConfigs(configs: MachineConfig[], role: string, opts
   const spec: Record<string, unknown> = { ...(rest as Record<string, unknown>), config, osImageURL: url };
   const hash = renderedHash(spec);
   const name = `rendered-${role}-${hash}`;
-  const warnings: string[] = [];
-  if (url === '') warnings.push(`no MachineConfig for role ${role} sets spec.osImageURL; the rendered config has none`);
+  const warnings: Warning[] = [];
+  if (url === '') {
+    warnings.push({
+      code: 'no-os-image-url',
+      message: `no MachineConfig for role ${role} sets spec.osImageURL; the rendered config has none`,
+    });
+  }
   return {
     rendered: { apiVersion: MC_API_VERSION, kind: 'MachineConfig', metadata: { name }, spec: sortKeys(spec) as MachineConfig['spec'] },
     name,

@@ -96,7 +96,7 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
     if (hasCode(err, 'build-not-found')) throw new PinCheckError('build-gone', `${where}, but ${err.message}`, err);
     throw err;
   }
-  warnings.push(...resolved.warnings.map((message) => ({ code: 'meta-buildid', message })));
+  warnings.push(...resolved.warnings);
 
   if (req.meta !== undefined) {
     const snapText = await readTextIfExists(req.meta);

@@ -1,4 +1,4 @@
-import { OsimageError } from '../errors.js';
+import { OsimageError, type Warning } from '../errors.js';
 import type { AtomicWrite } from '../files/atomic.js';
 import { editFilesAtomic } from '../files/edit.js';
 import { readTextIfExists } from '../files/read.js';
@@ -24,8 +24,8 @@ export type PinSource = 'flag' | 'env' | 'file' | 'default' | 'newest';
 export interface LayeredSettings {
   settings: Settings;
   from: { baseUrl: PinSource; channel: PinSource; build: PinSource };
-  /** Things worth saying: the environment overriding the file, --latest leaving a pin behind. */
-  notes: string[];
+  /** Things worth saying: the environment overriding the file (`env-over-pin`), --latest leaving a pin behind (`latest-ignores-env`). */
+  notes: Warning[];
 }
 
 /**
@@ -41,7 +41,7 @@ export function layerSettings(
   file: string,
   opts: { latest?: boolean; ignoreEnv?: boolean } = {},
 ): LayeredSettings {
-  const notes: string[] = [];
+  const notes: Warning[] = [];
   const fromEnv = (k: PinVar) => (opts.ignoreEnv || env[k] === undefined || env[k] === '' ? undefined : env[k]);
   function pick(flag: string | undefined, name: PinVar, dflt: string, dfltSource: PinSource): [string, PinSource, string] {
     const pinned = filePins[name];
@@ -49,7 +49,10 @@ export function layerSettings(
     const e = fromEnv(name);
     if (e !== undefined) {
       if (pinned && pinned.value !== e && pinned.value !== '') {
-        notes.push(`${name}=${e} from the environment is used instead of the pin ${pinned.value} in ${file}:${pinned.line}`);
+        notes.push({
+          code: 'env-over-pin',
+          message: `${name}=${e} from the environment is used instead of the pin ${pinned.value} in ${file}:${pinned.line}`,
+        });
       }
       return [e, 'env', name];
     }
@@ -64,7 +67,8 @@ export function layerSettings(
   if (opts.latest) {
     [build, buildFrom, buildOrigin] = ['', 'newest', 'newest'];
     const e = fromEnv('RHCOS_BUILD_NAME');
-    if (e !== undefined) notes.push(`--latest: ignoring RHCOS_BUILD_NAME=${e} from the environment`);
+    if (e !== undefined)
+      notes.push({ code: 'latest-ignores-env', message: `--latest: ignoring RHCOS_BUILD_NAME=${e} from the environment` });
   } else {
     [build, buildFrom, buildOrigin] = pick(flags.build, 'RHCOS_BUILD_NAME', '', 'newest');
   }
@@ -109,9 +113,9 @@ export interface PinPlan {
   from: LayeredSettings['from'];
   script: FileChange & { edited: PinVar[]; added: PinVar[] };
   meta: FileChange | undefined;
-  notes: string[];
+  notes: Warning[];
   /** Misspelt variables in the file, resolver warnings. */
-  warnings: string[];
+  warnings: Warning[];
 }
 
 export interface PinRequest {
@@ -128,12 +132,13 @@ export function pinValuesOf(r: Pick<ResolvedBuild, 'build' | 'channel' | 'baseUr
 }
 
 /** The file's current pins, and warnings about misspelt variables in it. */
-export function pinsOfText(text: string | undefined, file: string): { pins: ScriptPins; warnings: string[] } {
+export function pinsOfText(text: string | undefined, file: string): { pins: ScriptPins; warnings: Warning[] } {
   if (text === undefined) return { pins: {}, warnings: [] };
   const parsed = parseScript(text);
-  const warnings = misspeltPins(parsed).map(
-    (m) => `${file}:${m.line} assigns ${m.name}, which osimage does not read; did you mean ${m.suggestion}?`,
-  );
+  const warnings = misspeltPins(parsed).map((m) => ({
+    code: 'misspelt-pin',
+    message: `${file}:${m.line} assigns ${m.name}, which osimage does not read; did you mean ${m.suggestion}?`,
+  }));
   return { pins: readPins(parsed, file), warnings };
 }
 

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
-import { OsimageError } from '../errors.js';
+import { OsimageError, type Warning } from '../errors.js';
 import { resolveBuild, type ResolvedBuild } from '../rhcos/resolve.js';
 import { PIN_VARS, type SettingsFlags } from '../rhcos/settings.js';
 import { GitError, TestFailedError } from './errors.js';
@@ -33,7 +33,7 @@ export interface PromoteRequest {
 }
 
 export type PromoteResult =
-  | { status: 'already-pinned'; file: string; build: string; resolved: ResolvedBuild; warnings: string[] }
+  | { status: 'already-pinned'; file: string; build: string; resolved: ResolvedBuild; warnings: Warning[] }
   | {
       status: 'promoted';
       file: string;
@@ -43,7 +43,7 @@ export type PromoteResult =
       written: string[];
       commit: string | undefined;
       resolved: ResolvedBuild;
-      warnings: string[];
+      warnings: Warning[];
     };
 
 /** The environment the test gets: ours, with the three pins set to the candidate. */
@@ -95,14 +95,15 @@ export async function promote(req: PromoteRequest): Promise<PromoteResult> {
     const layered = layerSettings(req.flags, req.env, pins, req.file, { latest: true });
     const resolved = await resolveBuild(layered.settings);
     const values = pinValuesOf(resolved);
-    const allWarnings = [...warnings, ...layered.notes.filter((n) => !n.startsWith('--latest')), ...resolved.warnings];
+    const allWarnings = [...warnings, ...layered.notes.filter((n) => n.code !== 'latest-ignores-env'), ...resolved.warnings];
     const from = pins.RHCOS_BUILD_NAME?.value || undefined;
     const planned = await planFor(file, meta, resolved, before);
     if (PIN_VARS.every((v) => pins[v]?.value === values[v])) {
       if (planned.meta?.changed) {
-        allWarnings.push(
-          `${req.meta} is ${planned.meta.before === undefined ? 'missing' : `not the snapshot of ${resolved.build}'s meta.json`}; refresh it with: osimage pin --write ${req.file} --meta ${req.meta}`,
-        );
+        allWarnings.push({
+          code: 'meta-snapshot-stale',
+          message: `${req.meta} is ${planned.meta.before === undefined ? 'missing' : `not the snapshot of ${resolved.build}'s meta.json`}; refresh it with: osimage pin --write ${req.file} --meta ${req.meta}`,
+        });
       }
       return { status: 'already-pinned', file: req.file, build: resolved.build, resolved, warnings: allWarnings };
     }

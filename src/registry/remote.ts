@@ -19,7 +19,7 @@ import { redactUrl } from '../http/redact.js';
 import { connect, type ConnectOptions } from './connect.js';
 import { checkManifest } from './documents.js';
 import type { ImageReference } from './reference.js';
-import { RegistryError } from './errors.js';
+import { RegistryError, statusFrom } from './errors.js';
 import type { RegistryTransport } from './transport.js';
 import {
   MEDIA_TYPES,
@@ -48,11 +48,6 @@ const SCHEMA1_TYPES: string[] = [MEDIA_TYPES.dockerSchema1, MEDIA_TYPES.dockerSc
 /** Options beyond the contract: an environment for auth-file lookup, a retry policy, a pool. */
 /** How a manifest request names its image in the transport's messages (`<what>: <why>`). */
 const imageWhat = (display: string) => `image "${display}"`;
-
-/** The `<why>` of a transport message whose `<what>` we chose: the transport writes `${what}: ${why}`. */
-function withoutWhat(message: string, what: string): string {
-  return message.startsWith(`${what}: `) ? message.slice(what.length + 2) : message;
-}
 
 export interface RemoteOptions extends SourceOptions, ConnectOptions {}
 
@@ -164,19 +159,22 @@ export class RemoteImageSource implements ImageSource {
   private manifestError(err: unknown, display: string): unknown {
     if (!(err instanceof RegistryError)) return err;
     if (err.code === 'not-found') {
+      const status = err.status ?? 404;
       return new RegistryError(
-        `${imageWhat(display)} not found: ${withoutWhat(err.message, imageWhat(display))}`,
+        `${imageWhat(display)} not found: ${statusFrom(status, err.url, err.detail)}`,
         err.url,
-        err.status ?? 404,
+        status,
         err.codes,
+        err.detail,
       );
     }
     if (err.status === 403 || err.codes.includes('DENIED')) {
       return new RegistryError(
-        `${imageWhat(display)} does not exist or you don't have permission to access the repository (${statusText(err.status ?? 403)} from ${redactUrl(err.url)})`,
+        `${imageWhat(display)} does not exist or you don't have permission to access the repository (${statusFrom(err.status ?? 403, err.url)})`,
         err.url,
         err.status ?? 403,
         err.codes,
+        err.detail,
       );
     }
     return err;

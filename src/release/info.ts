@@ -122,7 +122,7 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
     manifests: manifests.sort(),
     metadataFiles: metadataFiles.sort(),
     componentVersions: cv.versions,
-    warnings: cv.warnings.sort(),
+    warnings: cv.warnings.map((w) => w.message).sort(),
     complete: !opts.referencesOnly,
     layersRead: walk.layersRead,
     layerCount: manifest.layers.length,

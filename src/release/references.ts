@@ -4,7 +4,7 @@
  * the component versions in the images' annotations.
  */
 import type Semver from 'semver';
-import { describe } from '../errors.js';
+import { type Warning, describe } from '../errors.js';
 import { lazyRequire } from '../lazy.js';
 import type { ImageStream } from '../oci/image-stream.js';
 import { tooDeep, tooDeepMessage } from '../json.js';
@@ -92,8 +92,8 @@ export function parseComponentVersions(label: string, displayNames = ''): Map<st
  * Component versions across the tags' annotations. kubectl counts only from the `cli` and `cli-artifacts`
  * images. Several versions of one component give a warning and the lowest (as a string) is kept.
  */
-export function componentVersions(is: ImageStream): { versions: Map<string, ComponentVersion>; warnings: string[] } {
-  const warnings: string[] = [];
+export function componentVersions(is: ImageStream): { versions: Map<string, ComponentVersion>; warnings: Warning[] } {
+  const warnings: Warning[] = [];
   const versions = new Map<string, Set<string>>();
   const displays = new Map<string, Set<string>>();
   for (const tag of is.spec.tags) {
@@ -103,7 +103,10 @@ export function componentVersions(is: ImageStream): { versions: Map<string, Comp
     try {
       all = parseComponentVersions(label, tag.annotations?.[ANNOTATION_DISPLAY_NAMES] ?? '');
     } catch (err) {
-      warnings.push(`the referenced image ${tag.name} had an invalid version annotation: ${(err as Error).message}`);
+      warnings.push({
+        code: 'invalid-version-annotation',
+        message: `the referenced image ${tag.name} had an invalid version annotation: ${(err as Error).message}`,
+      });
       continue;
     }
     for (const [k, v] of all) {
@@ -121,7 +124,10 @@ export function componentVersions(is: ImageStream): { versions: Map<string, Comp
     out.set(k, { version: vs[0]!, displayName: ds.find((d) => d !== '') ?? '' });
   }
   if (multiples.length > 0)
-    warnings.push(`multiple versions or display names reported for the following component(s): ${multiples.join(',  ')}`);
+    warnings.push({
+      code: 'multiple-versions',
+      message: `multiple versions or display names reported for the following component(s): ${multiples.join(',  ')}`,
+    });
   return { versions: out, warnings };
 }
 

@@ -1,4 +1,4 @@
-import { FetchError, OsimageError } from '../errors.js';
+import { FetchError, OsimageError, type Warning } from '../errors.js';
 import { fetchJson } from '../http/client.js';
 import { redactUrl } from '../http/redact.js';
 import { assertLegacyArch, newestBuild, parseBuildList, type BuildList } from './builds.js';
@@ -26,7 +26,7 @@ export interface ResolvedBuild {
   metaUrl: string;
   meta: BuildMeta;
   /** Things the user should know that do not stop the answer. */
-  warnings: string[];
+  warnings: Warning[];
 }
 
 /** How many builds an error lists. */
@@ -120,8 +120,9 @@ function shownUrls(buildDir: string): { buildDir: string; metaUrl: string } {
 }
 
 function finish(r: Omit<ResolvedBuild, 'warnings'>): ResolvedBuild {
-  const warnings: string[] = [];
-  if (r.meta.buildid !== r.build) warnings.push(`${r.metaUrl} says buildid ${r.meta.buildid}, not ${r.build}`);
+  const warnings: Warning[] = [];
+  if (r.meta.buildid !== r.build)
+    warnings.push({ code: 'meta-buildid', message: `${r.metaUrl} says buildid ${r.meta.buildid}, not ${r.build}` });
   return { ...r, warnings };
 }
 

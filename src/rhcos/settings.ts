@@ -1,7 +1,7 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { redactUrl } from '../http/redact.js';
-import { UsageError } from '../errors.js';
+import { UsageError, type Warning } from '../errors.js';
 import { editDistance } from './closest.js';
 import { env as runEnv } from '../context.js';
 
@@ -148,9 +148,10 @@ export function findMisspeltPins(names: Iterable<string>): Misspelling[] {
 }
 
 /** Warnings for misspelt pins set (non-empty) in the environment. */
-export function misspeltEnvWarnings(env: NodeJS.ProcessEnv = runEnv()): string[] {
+export function misspeltEnvWarnings(env: NodeJS.ProcessEnv = runEnv()): Warning[] {
   const set = Object.keys(env).filter((k) => env[k] !== undefined && env[k] !== '');
-  return findMisspeltPins(set).map(
-    (m) => `environment variable ${m.name} is set but is not read; did you mean ${m.suggestion}? (osimage reads ${m.suggestion})`,
-  );
+  return findMisspeltPins(set).map((m) => ({
+    code: 'misspelt-pin',
+    message: `environment variable ${m.name} is set but is not read; did you mean ${m.suggestion}? (osimage reads ${m.suggestion})`,
+  }));
 }

@@ -2,7 +2,7 @@
  * `verify`: is the OS image the payload ships (the release's `machine-os-content`, or `rhel-coreos`) the
  * bootimage's own OS container? Core only: it resolves, reads and compares, and returns a report.
  */
-import { OsimageError, describe } from '../errors.js';
+import { OsimageError, type Warning, describe } from '../errors.js';
 import { openImage } from '../registry/open.js';
 import { resolveImage } from '../registry/platform.js';
 import type { SourceOptions } from '../registry/types.js';
@@ -51,7 +51,7 @@ export interface VerifyReport extends Comparison {
   /** Things that do not change the verdict but that the reader should know (an unreachable OS container). */
   notes: string[];
   /** Warnings from resolving the build (meta.json naming another build id). */
-  warnings: string[];
+  warnings: Warning[];
 }
 
 /** RHCOS architectures as image platforms. */
