@@ -77,6 +77,14 @@ async function writeBrowser(root: string): Promise<void> {
 const verify = (release: string, build: string, ...more: string[]) =>
   osimage(['verify', '--insecure', '--base-url', browser.url, '--channel', CHANNEL, '--build', build, '--release', release, ...more]);
 
+/** `verify … -o json` that must pass quietly (exit 0, nothing on stderr): its parsed object. */
+async function passingJson(release: string, build: string, ...more: string[]): Promise<unknown> {
+  const r = await verify(release, build, ...more, '-o', 'json');
+  expect(r.stderr).toBe('');
+  expect(r.exitCode).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
 async function pushRelease(tag: string, version: string, tags: TagSpec[]): Promise<string> {
   await pushBuilt(`${relRepo}:${tag}`, await streamRelease(version, tags));
   return `${relRepo}:${tag}`;
@@ -138,10 +146,7 @@ describe('verify: the OS tag by generation', () => {
       { name: 'rhel-coreos-8', pullspec: at('base-412') },
       { name: 'rhel-coreos-8-extensions', pullspec: at('ext-412') },
     ]);
-    const r = await verify(release, MIXED, '-o', 'json');
-    expect(r.stderr).toBe('');
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({
+    expect(await passingJson(release, MIXED)).toMatchObject({
       consistent: true,
       verdict: 'consistent',
       release: { tag: 'rhel-coreos-8', osStream: null },
@@ -196,10 +201,7 @@ describe('verify: node images (4.19+)', () => {
   });
 
   test('a node image built on the pinned build is consistent; its base build comes from its labels', async () => {
-    const r = await verify(release, BASE9, '-o', 'json');
-    expect(r.stderr).toBe('');
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({
+    expect(await passingJson(release, BASE9)).toMatchObject({
       consistent: true,
       verdict: 'consistent',
       payload: { pullspec: at('node-9'), digest: d['node-9'], buildId: BASE9, buildIdSource: 'node-image' },
@@ -267,10 +269,7 @@ describe('verify --os-stream', () => {
   });
 
   test("rhel-10: that stream's OS and extensions tags against the build's base-oscontainer", async () => {
-    const r = await verify(release, BASE10, '--os-stream', 'rhel-10', '-o', 'json');
-    expect(r.stderr).toBe('');
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({
+    expect(await passingJson(release, BASE10, '--os-stream', 'rhel-10')).toMatchObject({
       verdict: 'consistent',
       release: { tag: 'rhel-coreos-10', osStream: 'rhel-10' },
       bootimage: { container: 'base-oscontainer', buildId: BASE10 },
