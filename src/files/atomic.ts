@@ -8,6 +8,7 @@ import { link, open, rename, stat, symlink, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { OsimageError, describe } from '../errors.js';
+import { forEachLimit } from './parallel.js';
 import { isMissing, noSuchFile } from './read.js';
 
 export interface AtomicOptions {
@@ -156,9 +157,5 @@ async function syncPath(path: string): Promise<void> {
  * flight together (the file system batches them), then each folder once, instead of one sync after another.
  */
 export async function syncMany(paths: string[], opts: { parallel?: number } = {}): Promise<void> {
-  const queue = [...paths];
-  const worker = async () => {
-    for (let p = queue.shift(); p !== undefined; p = queue.shift()) await syncPath(p);
-  };
-  await Promise.all(Array.from({ length: Math.min(opts.parallel ?? 32, queue.length) }, worker));
+  await forEachLimit(paths, opts.parallel ?? 32, syncPath);
 }

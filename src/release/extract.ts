@@ -5,10 +5,11 @@
  * image's own links and what DIR already holds) before anything is moved into place; on a refusal DIR is left
  * as it was. The staged files are flushed together, not one fsync after another, and each folder once.
  */
-import { chmod, copyFile, lstat, mkdir, mkdtemp, realpath, rename, rm, unlink } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, mkdtemp, realpath, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { OsimageError, describe } from '../errors.js';
-import { symlinkAtomic, syncMany, writeFileAtomic } from '../files/atomic.js';
+import { symlinkAtomic, syncMany } from '../files/atomic.js';
+import { forEachLimit } from '../files/parallel.js';
 import { resolveImage, type ResolvedImage } from '../registry/platform.js';
 import type { Descriptor, ImageConfig, ImageSource } from '../registry/types.js';
 import { escapes, folderConflict, lexicalEscape, linkEscape, type PlannedEntry } from './extract-plan.js';
@@ -71,6 +72,48 @@ export interface ExtractedTree {
   files: string[];
 }
 
+/** Staged writes in flight at once, and the bytes they may hold. */
+const STAGE_PARALLEL = 32;
+const STAGE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Writes new files into the staging folder without waiting for each one: at most STAGE_PARALLEL writes or
+ * STAGE_BYTES in flight. The first failure is thrown by the next call, or by `done`.
+ */
+class Stager {
+  private readonly pending = new Map<string, Promise<void>>();
+  private bytes = 0;
+  private failure: unknown;
+
+  async write(what: string, tmp: string, data: Buffer, copyOf?: string): Promise<void> {
+    while (this.pending.size >= STAGE_PARALLEL || (this.bytes > STAGE_BYTES && this.pending.size > 0)) {
+      await Promise.race(this.pending.values());
+    }
+    if (this.failure) throw this.failure;
+    const earlier = copyOf !== undefined ? this.pending.get(copyOf) : undefined;
+    const size = data.length;
+    this.bytes += size;
+    const p = (async () => {
+      await earlier;
+      if (copyOf !== undefined) await copyFile(copyOf, tmp);
+      else await writeFile(tmp, data, { flag: 'wx', mode: 0o600 });
+    })()
+      .catch((err: unknown) => {
+        this.failure ??= new OsimageError(`cannot write ${what}: ${describe(err)}`);
+      })
+      .finally(() => {
+        this.bytes -= size;
+        this.pending.delete(tmp);
+      });
+    this.pending.set(tmp, p);
+  }
+
+  async done(): Promise<void> {
+    await Promise.all(this.pending.values());
+    if (this.failure) throw this.failure;
+  }
+}
+
 interface Staged extends PlannedEntry {
   /** The staged copy of a file, inside the staging folder. */
   tmp?: string;
@@ -98,6 +141,7 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
   try {
     const entries: Staged[] = [];
     const stagedOf = new Map<string, string>();
+    const stager = new Stager();
     await walkLayers(source, manifest, {
       folder: RELEASE_FOLDER,
       holdForLinks: false,
@@ -111,15 +155,19 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
         if (why) throw refuse(entryName(f.path), why);
         if (f.type === 'file') {
           e.tmp = join(stage, String(entries.length));
-          const earlier = f.linkOf !== undefined ? stagedOf.get(f.linkOf) : undefined;
-          if (earlier) await copyFile(earlier, e.tmp);
-          else await writeFileAtomic(e.tmp, f.data, { durable: false });
+          await stager.write(
+            `${entryName(f.path)} to ${stage}`,
+            e.tmp,
+            f.data,
+            f.linkOf !== undefined ? stagedOf.get(f.linkOf) : undefined,
+          );
           stagedOf.set(f.path, e.tmp);
         }
         entries.push(e);
       },
     });
 
+    await stager.done();
     // Everything is known: check it all before the first file is moved into DIR.
     const conflict = folderConflict(entries);
     if (conflict)
@@ -128,27 +176,28 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
       );
     const plan = new Map(entries.map((e) => [e.path, e]));
     const checked = new Set<string>();
-    for (const e of entries) {
+    for (const e of entries) await parents(root, realRoot, dirname(e.path), (why) => refuse(entryName(e.path), why), checked, false);
+    await forEachLimit(entries, STAGE_PARALLEL, async (e) => {
       const target = join(root, ...e.path.split('/'));
-      await parents(root, realRoot, dirname(e.path), (why) => refuse(entryName(e.path), why), checked, false);
       if ((await lstat(target).catch(() => undefined))?.isDirectory())
         throw new OsimageError(`cannot extract ${entryName(e.path)} from ${source.name}: ${target} is a folder`);
       if (e.type === 'symlink') {
         const why = await linkEscape(root, realRoot, plan, e);
         if (why) throw refuse(entryName(e.path), why);
       }
-    }
+    });
     await syncMany(entries.flatMap((e) => (e.tmp ? [e.tmp] : [])));
 
     moving = true;
     const ordered = [...entries.filter((e) => e.type === 'file'), ...entries.filter((e) => e.type === 'symlink')];
     const made = new Set<string>();
-    for (const e of ordered) {
+    for (const e of ordered) await parents(root, realRoot, dirname(e.path), (why) => refuse(entryName(e.path), why), made, true);
+    const place = async (e: Staged) => {
       const target = join(root, ...e.path.split('/'));
-      await parents(root, realRoot, dirname(e.path), (why) => refuse(entryName(e.path), why), made, true);
       const existing = await lstat(target).catch(() => undefined);
       if (e.tmp) {
-        if (existing?.isFile()) await chmod(e.tmp, existing.mode & 0o7777);
+        // A new file gets 0644 (whatever the umask); a replaced one keeps its mode.
+        await chmod(e.tmp, existing?.isFile() ? existing.mode & 0o7777 : 0o644);
         await rename(e.tmp, target).catch((err: unknown) => {
           throw new OsimageError(`cannot write ${target}: ${describe(err)}`);
         });
@@ -156,7 +205,18 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
         if (existing?.isSymbolicLink()) await unlink(target);
         await symlinkAtomic(target, e.linkname ?? '');
       }
-    }
+    };
+    // Files first, then symlinks (which may point at them); the paths are distinct, so each group runs in parallel.
+    await forEachLimit(
+      ordered.filter((e) => e.tmp),
+      STAGE_PARALLEL,
+      place,
+    );
+    await forEachLimit(
+      ordered.filter((e) => !e.tmp),
+      STAGE_PARALLEL,
+      place,
+    );
     // The renames are durable once each folder that received one is flushed.
     await syncMany([...new Set(ordered.map((e) => dirname(join(root, ...e.path.split('/')))))]);
     // Re-check what was laid out: a symlink that resolves outside DIR after all is removed.
