@@ -4,24 +4,13 @@
  */
 import { lstat, mkdir, readdir, readFile, readlink, realpath, symlink, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { LayerEntry } from '../../src/release/build-layer.js';
 import { osimage } from '../helpers/cli.js';
-import { entry, image, layout, releaseEntries, tempDir, type Temp } from '../helpers/oci-builder.js';
+import { releaseEntries, tempLayouts } from '../helpers/oci-builder.js';
 
-let tmp: Temp;
-beforeAll(async () => {
-  tmp = await tempDir();
-});
-afterAll(async () => {
-  await tmp.cleanup();
-});
-
-let n = 0;
-async function refOf(layers: LayerEntry[][]): Promise<string> {
-  const img = await image(layers.map((entries) => ({ entries })));
-  return layout(tmp.dir, `img${n++}`, [entry(img)]);
-}
+const tmp = tempLayouts();
+const refOf = (layers: LayerEntry[][]) => tmp.refOf(layers);
 
 /** Every path under `dir` whose real path is outside it (symlinks followed). */
 async function escapees(dir: string): Promise<string[]> {

@@ -5,28 +5,16 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { openImage } from '../../src/registry/open.js';
 import { resolveImage } from '../../src/registry/platform.js';
 import type { LayerEntry } from '../../src/release/build-layer.js';
 import { walkLayers } from '../../src/release/overlay.js';
 import { osimage } from '../helpers/cli.js';
-import { entry, image, layout, releaseEntries, tempDir, type Temp } from '../helpers/oci-builder.js';
+import { releaseEntries, tempLayouts } from '../helpers/oci-builder.js';
 
-let tmp: Temp;
-beforeAll(async () => {
-  tmp = await tempDir();
-});
-afterAll(async () => {
-  await tmp.cleanup();
-});
-
-let n = 0;
-/** Layers bottom first; the release files sit in the bottom layer. */
-async function refOf(layers: LayerEntry[][]): Promise<string> {
-  const img = await image(layers.map((entries) => ({ entries })));
-  return layout(tmp.dir, `img${n++}`, [entry(img)]);
-}
+const tmp = tempLayouts();
+const refOf = (layers: LayerEntry[][]) => tmp.refOf(layers);
 
 async function visible(ref: string): Promise<string[]> {
   const src = await openImage(ref);
