@@ -38,12 +38,14 @@ const exitCodes = new WeakMap<Io, number>();
 
 /**
  * Ask for a non-zero exit without throwing (a verdict of "drift", a list printed before an error).
- * `main` returns it; outside a run it sets `process.exitCode`.
+ * `main` returns it. Outside a run, and in a run that writes to the process's own streams, it also sets
+ * `process.exitCode`: a closed pipe (`osimage builds | head`) ends the process in the launcher before
+ * `main` returns, and the launcher exits with `process.exitCode`.
  */
 export function setExitCode(code: number): void {
   const store = storage.getStore();
   if (store) exitCodes.set(store, code);
-  else process.exitCode = code;
+  if (!store || store.stdout === process.stdout || store.stderr === process.stderr) process.exitCode = code;
 }
 
 /** The exit code a run asked for with `setExitCode`, if any. */

@@ -81,7 +81,8 @@ export class FetchError extends OsimageError {
 /** A short description of any thrown value, for wrapping into a one-line message. */
 export function describe(err: unknown): string {
   if (err instanceof Error) {
-    const code = (err as NodeJS.ErrnoException).code;
+    // Node's errno codes (ENOENT) help; an OsimageError's own code (`invalid-input`) is for code, not people.
+    const code = err instanceof OsimageError ? undefined : (err as NodeJS.ErrnoException).code;
     return code && !err.message.includes(code) ? `${err.message} (${code})` : err.message;
   }
   return String(err);

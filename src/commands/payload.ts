@@ -290,11 +290,12 @@ function bootimagesCommand(): Command {
         ...(opts.stream !== undefined ? { stream: opts.stream } : {}),
       });
       const { path, written } = await boot.writeBootimages(opts.dir, opts.file, stream);
+      const { escapeText } = await import('../output/escape.js');
       if (!written) {
-        out(`${path}: unchanged (build ${resolved.build}, ${resolved.arch})`);
+        out(escapeText(`${path}: unchanged (build ${resolved.build}, ${resolved.arch})`));
         return;
       }
-      out(`${path}: written (stream ${stream.stream}, build ${resolved.build}, ${resolved.arch})`);
+      out(escapeText(`${path}: written (stream ${stream.stream}, build ${resolved.build}, ${resolved.arch})`));
     });
 }
 

@@ -77,7 +77,7 @@ export function command(): Command {
         noteIgnoredEnvPins('--check', file);
         const { checkPins } = await import('../pin/check.js');
         const report = await checkPins({ file, meta: opts.meta, baseUrl: opts.baseUrl, arch: opts.arch });
-        for (const w of report.warnings) term.warn(w.message);
+        report.warnings.forEach(term.warn);
         term.out(view.checkSummary(report));
         return;
       }
@@ -88,7 +88,7 @@ export function command(): Command {
       misspeltEnvWarnings(env()).forEach(term.warn);
       const { planPin, applyPlan } = await import('../pin/plan.js');
       const plan = await planPin({ file: write, meta: opts.meta, flags: opts, env: env(), latest: opts.latest ?? false });
-      for (const n of plan.notes) term.info(`info: ${n}`);
+      for (const n of plan.notes) term.info(`info: ${n.message}`);
       plan.warnings.forEach(term.warn);
       if (opts.dryRun) {
         term.outRaw(view.planDiff(plan));

@@ -145,7 +145,12 @@ function extractCommand(): Command {
       }
       const tree = await readImages(o, async (open) => extractTree(await open(image), o.to ?? '.', filterOf(o)));
       const { createdString } = await import('../release/info.js');
-      out(`Extracted release payload from digest ${tree.listDigest ?? tree.digest} created at ${createdString(tree.config.created)}`);
+      const { escapeText } = await import('../output/escape.js');
+      out(
+        escapeText(
+          `Extracted release payload from digest ${tree.listDigest ?? tree.digest} created at ${createdString(tree.config.created)}`,
+        ),
+      );
     });
 }
 

@@ -23,7 +23,7 @@ export interface AtomicWrite extends AtomicOptions {
   data: string | Uint8Array;
 }
 
-/** Test hook: throw after the temp file is written and before the rename (simulates a crash). */
+/** Test hook: throw after the temp file is written (and a backup made) and before the rename (simulates a crash). */
 export const hooks: { beforeRename?: (path: string) => void } = {};
 
 function tempName(path: string): string {
@@ -117,24 +117,39 @@ export async function writeFilesAtomic(writes: AtomicWrite[]): Promise<void> {
     throw err;
   }
   const done: Array<{ path: string; backup: string | undefined }> = [];
+  // The backup of the file being replaced now: made, but its rename has not happened (or failed).
+  let pending: string | undefined;
   try {
     for (const s of staged) {
-      hooks.beforeRename?.(s.path);
-      let backup: string | undefined;
       if (writes.length > 1 && (await existingMode(s.path)) !== undefined) {
-        backup = tempName(s.path);
-        await link(s.path, backup);
+        pending = tempName(s.path);
+        await link(s.path, pending);
       }
+      hooks.beforeRename?.(s.path);
       await rename(s.tmp, s.path);
-      done.push({ path: s.path, backup });
+      done.push({ path: s.path, backup: pending });
+      pending = undefined;
     }
   } catch (err) {
+    // Put back what was replaced, then remove every temp file and backup: the folders are as they were.
+    const kept: string[] = [];
     for (const d of done.reverse()) {
-      if (d.backup) await rename(d.backup, d.path).catch(() => undefined);
-      else await unlink(d.path).catch(() => undefined);
+      if (!d.backup) await unlink(d.path).catch(() => undefined);
+      else if (
+        !(await rename(d.backup, d.path).then(
+          () => true,
+          () => false,
+        ))
+      )
+        kept.push(d.backup);
     }
-    await Promise.all(staged.map((s) => unlink(s.tmp).catch(() => undefined)));
-    throw err instanceof OsimageError ? err : new OsimageError(`cannot replace files: ${describe(err)}`);
+    const debris = [...staged.map((s) => s.tmp), ...(pending ? [pending] : [])];
+    await Promise.all(debris.map((p) => unlink(p).catch(() => undefined)));
+    const why = err instanceof OsimageError ? err.message : `cannot replace files: ${describe(err)}`;
+    // A backup that could not be put back holds the only copy of the old file: keep it, and say where.
+    if (kept.length > 0)
+      throw new OsimageError(`${why}; the old content could not be restored and is kept in ${kept.join(', ')}`, { cause: err });
+    throw err instanceof OsimageError ? err : new OsimageError(why, { cause: err });
   }
   await Promise.all(done.map((d) => (d.backup ? unlink(d.backup).catch(() => undefined) : undefined)));
 }

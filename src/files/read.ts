@@ -2,8 +2,11 @@
  * Reading the files osimage works on. Text files are read exactly: a byte-order mark is kept, and bytes that
  * are not UTF-8 are an error naming the file and the byte offset (a replacement character would change bytes
  * an edit must leave alone). A file of ours that is not there is always said the same way: `PATH: no such file`.
+ * Only regular files are read (after following symlinks): a FIFO, socket or device is refused before a byte is read,
+ * so a FIFO in place of a pin file cannot make osimage wait forever.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { OsimageError, describe } from '../errors.js';
 
 /** ENOENT, or ENOTDIR (a path through a file): the thing is not there. */
@@ -61,15 +64,43 @@ export function decodeUtf8(data: Uint8Array, path: string): string {
   return new TextDecoder('utf-8', { ignoreBOM: true }).decode(data);
 }
 
-/** Read a UTF-8 text file exactly; a missing file is {@link noSuchFile}. */
-export async function readText(path: string): Promise<string> {
-  let data: Buffer;
+/** What a file that is not a regular file is, in words: `a FIFO`, `a socket`, `a character device`, … */
+export function fileKind(st: Stats): string {
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isDirectory()) return 'a directory';
+  return st.isFile() ? 'a regular file' : 'not a file';
+}
+
+/**
+ * The bytes of the regular file at `path` (symlinks followed). It is opened without blocking and checked before
+ * reading: anything else is an error naming the file and what it is (`PATH is a FIFO, not a regular file`).
+ */
+export async function readRegularFile(path: string): Promise<Buffer> {
+  let fh;
   try {
-    data = await readFile(path);
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; it changes nothing for a regular file.
+    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     throw readError(path, err);
   }
-  return decodeUtf8(data, path);
+  try {
+    const st = await fh.stat();
+    if (st.isDirectory()) throw new OsimageError(`${path}: is a directory, not a file`);
+    if (!st.isFile()) throw new OsimageError(`${path} is ${fileKind(st)}, not a regular file`, { code: 'invalid-input' });
+    return await fh.readFile();
+  } catch (err) {
+    throw readError(path, err);
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
+/** Read a UTF-8 text file exactly; a missing file is {@link noSuchFile}, a FIFO or device an error. */
+export async function readText(path: string): Promise<string> {
+  return decodeUtf8(await readRegularFile(path), path);
 }
 
 /** {@link readText}, or undefined when the file does not exist (yet). */

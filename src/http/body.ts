@@ -1,5 +1,6 @@
 /** Reading response bodies: whole and capped, or not at all. */
 import { FetchError, describe } from '../errors.js';
+import { redactUrl } from './redact.js';
 import { TransientError, isTransientNetworkError } from './retry.js';
 import type { Response } from './types.js';
 
@@ -19,10 +20,11 @@ export async function readCapped(
   what = 'response',
 ): Promise<Buffer> {
   const url = res.url;
+  const shown = redactUrl(url);
   const declared = Number(res.headers['content-length']);
   if (res.headers['content-length'] !== undefined && Number.isFinite(declared) && declared > max) {
     discard(res.body);
-    throw new FetchError(`${what} from ${url} is ${declared} bytes, more than the ${max} allowed`, url, res.status);
+    throw new FetchError(`${what} from ${shown} is ${declared} bytes, more than the ${max} allowed`, url, res.status);
   }
   const chunks: Buffer[] = [];
   let total = 0;
@@ -31,13 +33,13 @@ export async function readCapped(
       total += (chunk as Buffer).length;
       if (total > max) {
         discard(res.body);
-        throw new FetchError(`${what} from ${url} is larger than the ${max} bytes allowed`, url, res.status);
+        throw new FetchError(`${what} from ${shown} is larger than the ${max} bytes allowed`, url, res.status);
       }
       chunks.push(chunk as Buffer);
     }
   } catch (err) {
     if (err instanceof FetchError) throw err;
-    const msg = `reading ${what} from ${url} failed: ${describe(err)}`;
+    const msg = `reading ${what} from ${shown} failed: ${describe(err)}`;
     if (isTransientNetworkError(err)) throw new TransientError(msg, url, res.status, undefined, err);
     throw new FetchError(msg, url, res.status, err);
   }

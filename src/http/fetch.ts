@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { FetchError, OsimageError, describe } from '../errors.js';
 import { readCapped } from './body.js';
+import { redactUrl } from './redact.js';
 import type { HttpClient } from './client.js';
 import { withRetries, type RetryPolicy } from './retry.js';
 import { expectOk } from './status.js';
@@ -26,7 +27,7 @@ export async function fetchBytes(url: string, opts: FetchOptions = {}): Promise<
   const parsed = new URL(url);
   if (parsed.protocol === 'file:') return readFileUrl(parsed, url, maxBytes);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new OsimageError(`unsupported URL scheme ${parsed.protocol} in ${url} (use http, https or file)`);
+    throw new OsimageError(`unsupported URL scheme ${parsed.protocol} in ${redactUrl(url)} (use http, https or file)`);
   }
   const client = opts.client ?? (await import('./client.js')).httpClient();
   return withRetries(async () => {
@@ -56,6 +57,6 @@ export async function fetchJson(url: string, opts: FetchOptions = {}): Promise<u
   try {
     return JSON.parse(bytes.toString('utf8'));
   } catch (err) {
-    throw new OsimageError(`failed to parse JSON from ${url}: ${describe(err)}`);
+    throw new OsimageError(`failed to parse JSON from ${redactUrl(url)}: ${describe(err)}`);
   }
 }

@@ -29,3 +29,8 @@ export function withDefaultHeaders(headers: Record<string, string> = {}): Record
 export function withoutSensitive(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([k]) => !SENSITIVE_HEADERS.includes(k.toLowerCase())));
 }
+
+/** `Basic base64(user:password)`. */
+export function basicHeader(username: string, password: string): string {
+  return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
+}

@@ -6,6 +6,7 @@
 import { FetchError } from '../errors.js';
 import { isLinkLocal } from './address.js';
 import { withoutSensitive } from './headers.js';
+import { redactUrl } from './redact.js';
 import type { Headers, Method, RequestBody } from './types.js';
 
 export interface RedirectPolicy {
@@ -30,35 +31,35 @@ export function redirectLocation(status: number, headers: Headers): string | und
   return Array.isArray(l) ? l[0] : l;
 }
 
-/** A URL for messages: the query of a presigned URL carries a signature, so it is left out. */
-function shown(u: URL): string {
-  return `${u.origin}${u.pathname}`;
-}
-
 /**
  * The next hop after `status` with `location` from `hop`, or an error naming both URLs. `count` is the
  * number of redirects followed so far.
  */
 export function nextHop(hop: Hop, status: number, location: string, count: number, policy: RedirectPolicy, what = ''): Hop {
   const about = what ? ` for ${what}` : '';
+  const from = redactUrl(hop.url);
   if (count >= policy.maxRedirects) {
-    throw new FetchError(`too many redirects (more than ${policy.maxRedirects}) fetching ${what || hop.url}`, hop.url, status);
+    throw new FetchError(`too many redirects (more than ${policy.maxRedirects}) fetching ${what || from}`, hop.url, status);
   }
   const prev = new URL(hop.url);
   let next: URL;
   try {
     next = new URL(location, prev);
   } catch {
-    throw new FetchError(`${hop.url} redirected to an invalid URL "${location}"${about}`, hop.url, status);
+    throw new FetchError(`${from} redirected to an invalid URL "${location}"${about}`, hop.url, status);
   }
   if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-    throw new FetchError(`refusing redirect to ${next.protocol} URL from ${hop.url}${about}`, hop.url, status);
+    throw new FetchError(`refusing redirect to ${next.protocol} URL from ${from}${about}`, hop.url, status);
   }
   if (prev.protocol === 'https:' && next.protocol === 'http:' && !policy.allowDowngrade) {
-    throw new FetchError(`refusing redirect from https to plain http: ${hop.url} redirected to ${shown(next)}${about}`, hop.url, status);
+    throw new FetchError(
+      `refusing redirect from https to plain http: ${from} redirected to ${redactUrl(next.toString())}${about}`,
+      hop.url,
+      status,
+    );
   }
   if (isLinkLocal(next.hostname)) {
-    throw new FetchError(`refusing redirect to link-local address ${next.host} from ${hop.url}${about}`, hop.url, status);
+    throw new FetchError(`refusing redirect to link-local address ${next.host} from ${from}${about}`, hop.url, status);
   }
   const headers = next.origin === prev.origin ? hop.headers : withoutSensitive(hop.headers);
   // 303, and 301/302 after a POST, turn into a GET without a body (as browsers and curl do).

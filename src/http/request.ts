@@ -4,7 +4,8 @@
  */
 import { FetchError, describe } from '../errors.js';
 import { dispatcher, type TlsOptions } from './dispatcher.js';
-import { withDefaultHeaders } from './headers.js';
+import { basicHeader, withDefaultHeaders } from './headers.js';
+import { redactUrl, splitUserinfo } from './redact.js';
 import { nextHop, redirectLocation, type Hop } from './redirect.js';
 import { TransientError, isTransientNetworkError } from './retry.js';
 import type { Response, ResponseBody, SendOptions } from './types.js';
@@ -16,7 +17,7 @@ import { request } from './undici.js';
  * worth a retry become TransientError.
  */
 export async function send(url: string, opts: SendOptions = {}, tls: TlsOptions = {}): Promise<Response> {
-  let hop: Hop = { url, method: opts.method ?? 'GET', headers: withDefaultHeaders(opts.headers), body: opts.body ?? undefined };
+  let hop: Hop = { ...withUserinfo(url, withDefaultHeaders(opts.headers)), method: opts.method ?? 'GET', body: opts.body ?? undefined };
   const policy = { maxRedirects: opts.maxRedirects ?? 5, allowDowngrade: tls.insecure === true };
   const pool = dispatcher(tls);
   for (let count = 0; ; count++) {
@@ -24,7 +25,7 @@ export async function send(url: string, opts: SendOptions = {}, tls: TlsOptions 
     try {
       res = await request(hop.url, { method: hop.method, headers: hop.headers, body: hop.body, dispatcher: pool, signal: opts.signal });
     } catch (err) {
-      const msg = `request to ${hop.url} failed: ${describe(err)}`;
+      const msg = `request to ${redactUrl(hop.url)} failed: ${describe(err)}`;
       if (isTransientNetworkError(err)) throw new TransientError(msg, hop.url, undefined, undefined, err);
       throw new FetchError(msg, hop.url, undefined, err);
     }
@@ -35,4 +36,16 @@ export async function send(url: string, opts: SendOptions = {}, tls: TlsOptions 
     await res.body.dump().catch(() => undefined);
     hop = nextHop(hop, res.statusCode, location, count, policy, opts.what);
   }
+}
+
+/**
+ * A URL with userinfo (`http://bob:pw@host/…`, as a release browser's base URL may be given): the request goes
+ * to the URL without it, with the credential as Basic Authorization (unless the caller sent one); like any
+ * Authorization, it is dropped when a redirect leaves the origin.
+ */
+function withUserinfo(url: string, headers: Record<string, string>): { url: string; headers: Record<string, string> } {
+  const split = splitUserinfo(url);
+  if (split.username === undefined) return { url, headers };
+  if (Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) return { url: split.url, headers };
+  return { url: split.url, headers: { ...headers, authorization: basicHeader(split.username, split.password ?? '') } };
 }

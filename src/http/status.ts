@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { FetchError } from '../errors.js';
+import { redactUrl } from './redact.js';
 import { TransientError, isRetryableStatus, parseRetryAfter } from './retry.js';
 import type { Response } from './types.js';
 
@@ -16,7 +17,7 @@ export function statusText(status: number): string {
 export async function expectOk(res: Response, what = ''): Promise<Response> {
   if (res.status >= 200 && res.status < 300) return res;
   await res.body.dump().catch(() => undefined);
-  const msg = `incorrect HTTP response (${statusText(res.status)}) from ${res.url}${what ? ` (${what})` : ''}`;
+  const msg = `incorrect HTTP response (${statusText(res.status)}) from ${redactUrl(res.url)}${what ? ` (${what})` : ''}`;
   throw retryableOr(res, msg);
 }
 

@@ -14,6 +14,7 @@
 import type * as Yaml from 'yaml';
 import { type ErrorCode, OsimageError, describe } from '../errors.js';
 import { lazyRequire } from '../lazy.js';
+import { MAX_JSON_DEPTH, bracketDepth, jsonKind, tooDeep, tooDeepMessage } from '../json.js';
 
 export const IMAGE_REFERENCES = 'image-references';
 export const IMAGE_STREAM_API_VERSION = 'image.openshift.io/v1';
@@ -50,7 +51,7 @@ export class InvalidImageStreamError extends OsimageError {
 export interface ReadOptions {
   /** Check every tag (see the module comment); messages are prefixed with `source`. */
   strict?: boolean;
-  /** Where the document came from, for strict messages. */
+  /** Where the document came from: prefixes the messages of the strict rules and of the tag checks both readings make. */
   source?: string;
 }
 
@@ -58,6 +59,34 @@ export interface ReadOptions {
 const UNRECOGNIZED = 'unrecognized image-references in release payload';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The tags every reader relies on (lenient reading too): each is a map; name, annotation values and
+ * from.kind/from.name are strings when present; annotations and from are maps when present. Strict reading
+ * also wants a name on every tag.
+ */
+function checkTags(tags: unknown[], strict: boolean, fail: (reason: string) => never): void {
+  tags.forEach((t, i) => {
+    const at = `spec.tags[${i}]`;
+    if (!isRecord(t)) fail(strict ? `${at} has no name` : `${at} is ${jsonKind(t)}, not a map`);
+    const tag = t as Record<string, unknown>;
+    if (strict ? typeof tag.name !== 'string' || tag.name === '' : tag.name !== undefined && typeof tag.name !== 'string')
+      fail(strict ? `${at} has no name` : `${at}.name is ${jsonKind(tag.name)}, not a string`);
+    const named = typeof tag.name === 'string' && tag.name !== '' ? `${at} (${tag.name})` : at;
+    if (tag.annotations !== undefined && tag.annotations !== null) {
+      if (!isRecord(tag.annotations)) fail(`${named}: annotations must be a map`);
+      // YAML turns an unquoted commit id or `true` into something else.
+      for (const [k, v] of Object.entries(tag.annotations as Record<string, unknown>))
+        if (typeof v !== 'string') fail(`${named}: annotation ${k} is not a string (${JSON.stringify(v)}); quote it`);
+    }
+    if (tag.from === undefined || tag.from === null) return;
+    if (!isRecord(tag.from)) fail(`${named}: from must be a map`);
+    const from = tag.from as Record<string, unknown>;
+    if ((from.kind !== undefined && typeof from.kind !== 'string') || (from.name !== undefined && typeof from.name !== 'string')) {
+      fail(`${named}: from.kind and from.name must be strings`);
+    }
+  });
+}
 
 function checkStrict(doc: unknown, fail: (reason: string) => never): void {
   if (!isRecord(doc)) fail('expected an ImageStream object');
@@ -68,50 +97,50 @@ function checkStrict(doc: unknown, fail: (reason: string) => never): void {
   if (d.spec !== undefined && d.spec !== null && !isRecord(d.spec)) fail('spec must be a map');
   const tags = isRecord(d.spec) ? d.spec.tags : undefined;
   if (tags !== undefined && tags !== null && !Array.isArray(tags)) fail('spec.tags must be a list');
-  ((tags as unknown[] | null | undefined) ?? []).forEach((t, i) => {
-    if (!isRecord(t) || typeof t.name !== 'string' || t.name === '') fail(`spec.tags[${i}] has no name`);
-    const tag = t as Record<string, unknown>;
-    if (tag.from === undefined || tag.from === null) return;
-    if (!isRecord(tag.from)) fail(`spec.tags[${i}] (${tag.name}): from must be a map`);
-    const from = tag.from as Record<string, unknown>;
-    if ((from.kind !== undefined && typeof from.kind !== 'string') || (from.name !== undefined && typeof from.name !== 'string')) {
-      fail(`spec.tags[${i}] (${tag.name}): from.kind and from.name must be strings`);
-    }
-  });
 }
 
 /** Read a parsed document as an ImageStream (metadata and spec.tags always present). */
 export function imageStreamFromObject(doc: unknown, opts: ReadOptions = {}): ImageStream {
-  if (opts.strict) {
-    checkStrict(doc, (reason) => {
-      throw new InvalidImageStreamError(reason, opts.source);
-    });
-  }
+  const fail = (reason: string): never => {
+    throw new InvalidImageStreamError(reason, opts.source);
+  };
+  // Before anything walks it: JSON.stringify (`-o json`) and the views recurse.
+  const deep = tooDeep(doc);
+  if (deep !== undefined) fail(`image-references ${tooDeepMessage(deep)}`);
+  if (opts.strict) checkStrict(doc, fail);
   const is = doc as Partial<ImageStream> | null;
   if (!isRecord(is) || is.kind !== 'ImageStream' || is.apiVersion !== IMAGE_STREAM_API_VERSION)
     throw new InvalidImageStreamError(UNRECOGNIZED, undefined, 'invalid-image-references');
   const tags = is.spec?.tags;
   if (tags != null && !Array.isArray(tags)) throw new InvalidImageStreamError(UNRECOGNIZED, undefined, 'invalid-image-references');
+  checkTags(tags ?? [], opts.strict === true, fail);
   return { ...is, metadata: is.metadata ?? {}, spec: { ...(is.spec ?? {}), tags: tags ?? [] } } as ImageStream;
 }
 
 const yaml = lazyRequire<typeof Yaml>('yaml');
 
-/** Parse image-references bytes as oc does (JSON, else YAML) and read them leniently. */
-export function parseImageReferences(bytes: Buffer): ImageStream {
+/**
+ * Parse image-references bytes as oc does (JSON, else YAML) and read them leniently. `source` (the image and
+ * file, `quay.io/x:4.16 (release-manifests/image-references)`) prefixes what is wrong with a tag.
+ */
+export function parseImageReferences(bytes: Buffer, source?: string): ImageStream {
   let doc: unknown;
   const text = bytes.toString('utf8');
   try {
     // oc writes JSON: take the fast path, and the YAML parser only for what JSON cannot read.
     doc = JSON.parse(text);
   } catch {
+    if (bracketDepth(text) > MAX_JSON_DEPTH) {
+      throw new InvalidImageStreamError(`image-references is nested more than ${MAX_JSON_DEPTH} levels deep`, source);
+    }
     try {
       doc = yaml().parse(text);
     } catch (err) {
-      throw new InvalidImageStreamError(`unable to read release image-references: ${describe(err)}`);
+      // The YAML parser's messages carry a multi-line excerpt of the text: its first line says what is wrong.
+      throw new InvalidImageStreamError(`unable to read release image-references: ${describe(err).split('\n')[0]}`, source);
     }
   }
-  return imageStreamFromObject(doc);
+  return imageStreamFromObject(doc, source === undefined ? {} : { source });
 }
 
 /** The pullspec of a tag, if it points at a DockerImage with a name. */

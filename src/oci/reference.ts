@@ -17,7 +17,7 @@
  * parsed value keeps the text as written; {@link ImageReference.from} adds docker.io normalisation for the
  * registry client.
  */
-import { OsimageError } from '../errors.js';
+import { OsimageError, type Warning } from '../errors.js';
 import { DIGEST_ALGORITHMS, digestProblem, type DigestAlgorithm } from './digest.js';
 
 export const DOCKER_HUB = 'docker.io';
@@ -72,8 +72,8 @@ export interface Reference {
   digest?: string;
   /** `digest` for `name@algo:hex` (even with a tag); `tag` for `name:tag` and a bare name. */
   kind: 'digest' | 'tag';
-  /** E.g. the tag that is ignored because a digest was given too. */
-  warnings: string[];
+  /** E.g. the tag that is ignored because a digest was given too (code `tag-and-digest`). */
+  warnings: Warning[];
 }
 
 function looksLikeDomain(component: string): boolean {
@@ -124,10 +124,13 @@ export function parseImageReference(input: string, policy: ReferencePolicy = {})
   }
   if (name.length > NAME_MAX) fail(`name is longer than ${NAME_MAX} characters`);
 
-  const warnings: string[] = [];
+  const warnings: Warning[] = [];
   if (tag !== undefined && digest !== undefined) {
     if (policy.tagAndDigest === 'refuse') fail('it has both a tag and a digest; write <repository>@<digest> so oc can substitute it');
-    warnings.push(`image reference ${input} has both a tag and a digest; using the digest and ignoring the tag "${tag}"`);
+    warnings.push({
+      code: 'tag-and-digest',
+      message: `image reference ${input} has both a tag and a digest; using the digest and ignoring the tag "${tag}"`,
+    });
   }
   if (digest === undefined && policy.requireDigest) {
     const hint = policy.digestHint ? `; ${policy.digestHint}` : '';

@@ -1,7 +1,9 @@
 /** Plain text renderers: tables, key/value blocks, JSON, shell assignments. */
+import { escapeControls } from './escape.js';
 
-/** Columns padded to the widest cell; the last column is not padded. */
-export function table(rows: string[][], gap = '  '): string {
+/** Columns padded to the widest cell; the last column is not padded. Cells come from outside: controls are escaped. */
+export function table(given: string[][], gap = '  '): string {
+  const rows = given.map((row) => row.map(escapeControls));
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, i) => {

@@ -2,6 +2,7 @@
 import type { CheckResult } from '../payload/check.js';
 import type { MergeResult, Skipped } from '../payload/machineconfig.js';
 import type { FileOutcome, PayloadWriteResult } from '../payload/write.js';
+import { escapeText } from './escape.js';
 
 function outcome(f: FileOutcome, what: string): string {
   switch (f.action) {
@@ -17,9 +18,9 @@ function outcome(f: FileOutcome, what: string): string {
 }
 
 export function writeView(r: PayloadWriteResult): string {
-  if (!r.changed) return `unchanged: ${r.imageReferences.path} and ${r.configMap.path} already point at ${r.pullspec}`;
-  return [outcome(r.imageReferences, 'tag machine-os-content'), outcome(r.configMap, 'data.osImageURL'), `OS image: ${r.pullspec}`].join(
-    '\n',
+  if (!r.changed) return escapeText(`unchanged: ${r.imageReferences.path} and ${r.configMap.path} already point at ${r.pullspec}`);
+  return escapeText(
+    [outcome(r.imageReferences, 'tag machine-os-content'), outcome(r.configMap, 'data.osImageURL'), `OS image: ${r.pullspec}`].join('\n'),
   );
 }
 

@@ -2,6 +2,8 @@ import { createTwoFilesPatch } from 'diff';
 import type { CheckReport } from '../pin/check.js';
 import type { FileChange, PinPlan } from '../pin/plan.js';
 import type { PromoteResult } from '../pin/promote.js';
+import { redactUrl } from '../http/redact.js';
+import { escapeText } from './escape.js';
 
 /** Texts of pin, pin --check and promote. Imported lazily by those commands only. */
 
@@ -20,7 +22,7 @@ export function planDiff(plan: Pick<PinPlan, 'script' | 'meta'>): string {
 }
 
 function pinsLine(plan: PinPlan): string {
-  return `${plan.values.RHCOS_BUILD_NAME} (channel ${plan.values.RHCOS_DEFAULT_CHANNEL}, base URL ${plan.values.RHCOS_BASE_URL})`;
+  return `${plan.values.RHCOS_BUILD_NAME} (channel ${plan.values.RHCOS_DEFAULT_CHANNEL}, base URL ${redactUrl(plan.values.RHCOS_BASE_URL)})`;
 }
 
 const SOURCE_TEXT: Record<PinPlan['from']['build'], string> = {
@@ -41,7 +43,7 @@ export function pinSummary(plan: PinPlan, written: string[] | undefined): string
     lines.push(
       `${plan.file} already pins ${pinsLine(plan)}${plan.meta ? ` and ${plan.meta.path} matches it` : ''}; nothing ${dry ? 'would change' : 'changed'}`,
     );
-    return lines.join('\n');
+    return escapeText(lines.join('\n'));
   }
   const was = plan.previous.RHCOS_BUILD_NAME?.value;
   const created = plan.script.before === undefined ? ` (${dry ? 'would create it' : 'created'})` : '';
@@ -57,22 +59,24 @@ export function pinSummary(plan: PinPlan, written: string[] | undefined): string
     );
   }
   if (dry) lines.push('dry run: nothing written');
-  return lines.join('\n');
+  return escapeText(lines.join('\n'));
 }
 
 export function checkSummary(r: CheckReport): string {
-  const mirror = r.fetchedFrom !== r.baseUrl ? ` (checked at ${r.fetchedFrom})` : '';
+  const mirror = r.fetchedFrom !== r.baseUrl ? ` (checked at ${redactUrl(r.fetchedFrom)})` : '';
   const meta = r.meta ? `; ${r.meta} matches its meta.json` : '';
-  return `ok: ${r.file} pins ${r.build} (channel ${r.channel}, arch ${r.arch}, base URL ${r.baseUrl})${mirror}; it is in ${r.buildsUrl}${meta}`;
+  return escapeText(
+    `ok: ${r.file} pins ${r.build} (channel ${r.channel}, arch ${r.arch}, base URL ${redactUrl(r.baseUrl)})${mirror}; it is in ${r.buildsUrl}${meta}`,
+  );
 }
 
 export function promoteSummary(r: PromoteResult, meta: string | undefined): string {
   if (r.status === 'already-pinned') {
-    return `${r.file} already pins the newest build ${r.build} (channel ${r.resolved.channel}); nothing to test or promote`;
+    return escapeText(`${r.file} already pins the newest build ${r.build} (channel ${r.resolved.channel}); nothing to test or promote`);
   }
   const lines = [
     `promoted ${r.to} in ${r.file}${r.from ? ` (was ${r.from})` : ' (nothing was pinned)'}${meta ? `, snapshot in ${meta}` : ''}`,
   ];
   if (r.commit) lines.push(`committed ${r.commit}`);
-  return lines.join('\n');
+  return escapeText(lines.join('\n'));
 }

@@ -1,5 +1,6 @@
 /** `release info --changes-from OLD NEW` views: text, and the documented `-o json` object. */
 import type { ImageChange, ReleaseDiff } from '../release/diff.js';
+import { escapeText } from './escape.js';
 import { tabwrite } from './release-view.js';
 
 const NONE = '<none>';
@@ -44,7 +45,7 @@ export function renderDiff(d: ReleaseDiff): string {
   }
   if (changed.length + added.length + removed.length === 0) t += '\nImages: no changes\n';
   t += `\n${unchanged} image${unchanged === 1 ? '' : 's'} unchanged\n`;
-  return t;
+  return escapeText(t);
 }
 
 /**

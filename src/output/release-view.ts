@@ -6,10 +6,14 @@ import { createdString, type ReleaseInfo } from '../release/info.js';
 import { digestOf } from '../oci/digest.js';
 import { dockerImage } from '../oci/image-stream.js';
 import { ANNOTATION_COMMIT, ANNOTATION_SOURCE_LOCATION, sortSemver } from '../release/references.js';
+import { escapeControls } from './escape.js';
 
-/** Go text/tabwriter with minwidth 0, padding 1, pad char ' ', no flags. */
+/**
+ * Go text/tabwriter with minwidth 0, padding 1, pad char ' ', no flags. Cells come from the image (tags,
+ * annotations, metadata): their control characters are escaped before they are measured.
+ */
 export function tabwrite(text: string, padding = 1): string {
-  const lines = text.split('\n').map((l) => l.split('\t'));
+  const lines = text.split('\n').map((l) => l.split('\t').map(escapeControls));
   const out: string[] = new Array<string>(lines.length);
   const widths: number[] = [];
   const width = (s: string) => [...s].length;

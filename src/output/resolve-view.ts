@@ -1,6 +1,7 @@
 import type { ResolvedBuild } from '../rhcos/resolve.js';
 import { amiForRegion, requireOsContainer } from '../rhcos/resolve.js';
 import { osContainerPullspec, qemuImage, type QemuImage } from '../rhcos/meta.js';
+import { redactUrl } from '../http/redact.js';
 import { json, keyValues, shellQuote, table } from './format.js';
 
 /** The documented `resolve -o json` object. */
@@ -27,7 +28,7 @@ export function toJson(r: ResolvedBuild, region?: string): ResolveJson {
   return {
     build: r.build,
     channel: r.channel,
-    baseURL: r.baseUrl,
+    baseURL: redactUrl(r.baseUrl),
     arch: r.arch,
     pinned: r.pinned,
     validated: r.validated,

@@ -4,6 +4,8 @@
  * current run's (`io()`, `env()`), so an in-process run writes to its own streams.
  */
 import { type OutputStream, env, io } from '../context.js';
+import type { Warning } from '../errors.js';
+import { escapeControls, escapeText } from './escape.js';
 
 export function useColor(stream: OutputStream = io().stderr, vars: NodeJS.ProcessEnv = env()): boolean {
   if (vars.NO_COLOR !== undefined && vars.NO_COLOR !== '') return false;
@@ -52,18 +54,28 @@ export function outRaw(data: string | Uint8Array): void {
   io().stdout.write(data);
 }
 
-export function info(message: string): void {
-  io().stderr.write(`${message}\n`);
+/**
+ * Messages quote values from outside (build ids, tags, URLs, server texts): their control characters are
+ * escaped (escape.ts), so a message can neither drive the terminal nor forge a line of its own.
+ */
+function oneLine(message: string): string {
+  return escapeControls(message.replace(/\s*\n\s*/g, ' ').trim());
 }
 
-export function warn(message: string): void {
+/** A note on stderr; it may span lines (a dry run's summary). */
+export function info(message: string): void {
+  io().stderr.write(`${escapeText(message)}\n`);
+}
+
+/** One line: `warning: <message>` (a core module's Warning prints its message; its code is for callers). */
+export function warn(warning: string | Warning): void {
   const { stderr } = io();
-  stderr.write(`${colors(stderr).yellow('warning:')} ${message}\n`);
+  const message = typeof warning === 'string' ? warning : warning.message;
+  stderr.write(`${colors(stderr).yellow('warning:')} ${oneLine(message)}\n`);
 }
 
 /** One line: `error: <message>`. */
 export function error(message: string): void {
-  const oneLine = message.replace(/\s*\n\s*/g, ' ').trim();
   const { stderr } = io();
-  stderr.write(`${colors(stderr).red('error:')} ${oneLine}\n`);
+  stderr.write(`${colors(stderr).red('error:')} ${oneLine(message)}\n`);
 }

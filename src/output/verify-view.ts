@@ -1,7 +1,9 @@
 /** `verify` views: a short text report, and the documented `-o json` object. */
 import type { OsImageSide, Verdict } from '../verify/compare.js';
 import type { VerifyReport } from '../verify/verify.js';
+import { escapeText } from './escape.js';
 import { keyValues } from './format.js';
+import { redactUrl } from '../http/redact.js';
 
 const VERDICT_LINE: Record<Verdict, string> = {
   consistent: "consistent: the payload ships the bootimage's OS image",
@@ -34,7 +36,7 @@ export function renderVerify(r: VerifyReport): string {
     `Meaning: ${r.meaning}`,
   ];
   for (const n of r.notes) lines.push(`Note: ${n}`);
-  return `${lines.join('\n')}\n`;
+  return escapeText(`${lines.join('\n')}\n`);
 }
 
 /**
@@ -87,7 +89,7 @@ export function verifyJson(r: VerifyReport): VerifyJson {
       build: r.build.build,
       channel: r.build.channel,
       arch: r.build.arch,
-      baseUrl: r.build.baseUrl,
+      baseUrl: redactUrl(r.build.baseUrl),
       metaUrl: r.build.metaUrl,
       pinnedIn: r.build.pinnedIn ?? null,
     },

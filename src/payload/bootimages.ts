@@ -4,14 +4,14 @@
  */
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { parse } from 'yaml';
 import type { Artifact, BuildMeta } from '../rhcos/meta.js';
 import type { ResolvedBuild } from '../rhcos/resolve.js';
-import { writeFileAtomic } from '../files/atomic.js';
+import { editFileAtomic } from '../files/edit.js';
 import { PayloadError } from './errors.js';
 import { toYaml } from './machineconfig.js';
 import { MCO_NAMESPACE } from './osimageurl.js';
 import { readTextIfExists, requireDir } from '../files/read.js';
+import { parseYamlDocuments, yamlValue } from '../files/yaml.js';
 import { checkConfigMapFileName } from './write.js';
 
 export const BOOTIMAGES_CONFIGMAP = 'coreos-bootimages';
@@ -144,7 +144,8 @@ export function bootimagesUpdate(existing: string | undefined, stream: StreamMet
   const text = bootimagesConfigMap(stream);
   if (existing === undefined || existing === text) return existing === text ? undefined : text;
   try {
-    const old = parse(existing) as { data?: { stream?: string } } | null;
+    const doc = parseYamlDocuments(existing, BOOTIMAGES_CONFIGMAP)[0];
+    const old = (doc ? yamlValue(doc, existing, BOOTIMAGES_CONFIGMAP) : null) as { data?: { stream?: string } } | null;
     const oldStream = JSON.parse(old?.data?.stream ?? 'null') as StreamMetadata | null;
     if (oldStream && typeof oldStream === 'object') {
       const strip = (s: StreamMetadata) => ({ ...s, metadata: {} });
@@ -167,6 +168,6 @@ export async function writeBootimages(dir: string, file: string, stream: StreamM
   const path = join(dir, file);
   const text = bootimagesUpdate(await readTextIfExists(path), stream);
   if (text === undefined) return { path, written: false };
-  await writeFileAtomic(path, text);
+  await editFileAtomic(path, text);
   return { path, written: true };
 }

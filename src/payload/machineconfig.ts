@@ -6,14 +6,14 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { parseAllDocuments, stringify } from 'yaml';
-import { describe } from '../errors.js';
+import { stringify } from 'yaml';
+import { type Warning, describe } from '../errors.js';
 import { sortKeys } from '../json.js';
-import { writeFilesAtomic } from '../files/atomic.js';
+import { editFilesAtomic } from '../files/edit.js';
 import { readError, readText, readTextIfExists } from '../files/read.js';
+import { lineAt, parseYamlDocuments, yamlValue } from '../files/yaml.js';
 import { PayloadError } from './errors.js';
 import { requireOsImagePullspec } from './pullspec.js';
-import { lineAt } from './text.js';
 
 export const MC_API_VERSION = 'machineconfiguration.openshift.io/v1';
 export const ROLE_LABEL = 'machineconfiguration.openshift.io/role';
@@ -104,7 +104,7 @@ export async function writeMachineConfigs(dir: string, configs: MachineConfig[])
       writes.push({ path, data });
     }
   }
-  if (writes.length > 0) await writeFilesAtomic(writes);
+  if (writes.length > 0) await editFilesAtomic(writes);
   return outcomes;
 }
 
@@ -128,15 +128,9 @@ function parseDocs(text: string, file: string): unknown[] {
       throw new PayloadError(`invalid JSON: ${(err as Error).message}`, { file, ...(m ? { line: lineAt(text, Number(m[1])) } : {}) });
     }
   }
-  const docs = parseAllDocuments(text, { prettyErrors: false });
-  if (!Array.isArray(docs)) return [];
-  const out: unknown[] = [];
-  for (const d of docs) {
-    const e = d.errors[0];
-    if (e) throw new PayloadError(`invalid YAML: ${e.message.split('\n')[0]}`, { file, line: lineAt(text, e.pos[0]) });
-    if (d.contents !== null) out.push(d.toJS());
-  }
-  return out;
+  return parseYamlDocuments(text, file)
+    .filter((d) => d.contents !== null)
+    .map((d) => yamlValue(d, text, file));
 }
 
 /**
@@ -289,7 +283,7 @@ export interface MergeResult {
   osImageURLFrom: string | undefined;
   /** Merged MC names, in merge order. */
   merged: string[];
-  warnings: string[];
+  warnings: Warning[];
 }
 
 /** The osImageURL a policy picks from the MCs in name order. */
@@ -329,8 +323,13 @@ export function mergeMachineConfigs(configs: MachineConfig[], role: string, opts
   const spec: Record<string, unknown> = { ...(rest as Record<string, unknown>), config, osImageURL: url };
   const hash = renderedHash(spec);
   const name = `rendered-${role}-${hash}`;
-  const warnings: string[] = [];
-  if (url === '') warnings.push(`no MachineConfig for role ${role} sets spec.osImageURL; the rendered config has none`);
+  const warnings: Warning[] = [];
+  if (url === '') {
+    warnings.push({
+      code: 'no-os-image-url',
+      message: `no MachineConfig for role ${role} sets spec.osImageURL; the rendered config has none`,
+    });
+  }
   return {
     rendered: { apiVersion: MC_API_VERSION, kind: 'MachineConfig', metadata: { name }, spec: sortKeys(spec) as MachineConfig['spec'] },
     name,

@@ -8,6 +8,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { Document, isMap, isScalar, isSeq, parse, parseAllDocuments, Scalar, type Node, type YAMLSeq } from 'yaml';
+import { lineAt, parseYamlDocuments, yamlValue } from '../files/yaml.js';
 import { PayloadError } from './errors.js';
 
 export type Format = 'yaml' | 'json';
@@ -23,12 +24,7 @@ export interface ManifestText {
   doc: Document.Parsed | undefined;
 }
 
-/** 1-based line of a character offset. */
-export function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
+export { lineAt };
 
 /** JSON when the first non-blank character opens an object or array; YAML otherwise. */
 export function detectFormat(text: string): Format {
@@ -51,16 +47,12 @@ export function parseManifestText(text: string, file: string): ManifestText {
     const single = Array.isArray(doc) && doc.length === 1 && doc[0]!.errors.length === 0 ? doc[0] : undefined;
     return { file, text, format, value, doc: single };
   }
-  const docs = parseAllDocuments(text, { keepSourceTokens: true, prettyErrors: false });
-  if (!Array.isArray(docs)) return { file, text, format, value: null, doc: undefined };
-  for (const d of docs) {
-    const e = d.errors[0];
-    if (e) throw new PayloadError(`invalid YAML: ${e.message.split('\n')[0]}`, { file, line: lineAt(text, e.pos[0]) });
-  }
+  const docs = parseYamlDocuments(text, file);
+  if (docs.length === 0) return { file, text, format, value: null, doc: undefined };
   const real = docs.filter((d) => d.contents !== null);
   if (real.length > 1) throw new PayloadError(`holds ${real.length} YAML documents; expected one`, { file });
   const doc = real[0] ?? docs[0];
-  return { file, text, format, value: doc ? doc.toJS() : null, doc };
+  return { file, text, format, value: doc ? yamlValue(doc, text, file) : null, doc };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

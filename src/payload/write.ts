@@ -4,8 +4,10 @@
  * both files changing together or not at all.
  */
 import { join } from 'node:path';
-import { writeFilesAtomic, type AtomicWrite } from '../files/atomic.js';
+import type { AtomicWrite } from '../files/atomic.js';
+import { editFilesAtomic } from '../files/edit.js';
 import { readTextIfExists, requireDir } from '../files/read.js';
+import type { Warning } from '../errors.js';
 import { PayloadError } from './errors.js';
 import { IMAGE_REFERENCES, OS_CONTENT_TAG } from '../oci/image-stream.js';
 import { setImageReferenceTag } from './image-stream.js';
@@ -33,7 +35,7 @@ export interface PayloadWriteResult {
   configMap: FileOutcome;
   /** false when both files already held the value (nothing was written). */
   changed: boolean;
-  warnings: string[];
+  warnings: Warning[];
 }
 
 /** A ConfigMap file name: one path segment, not image-references itself. */
@@ -56,14 +58,17 @@ export async function writePayload(opts: PayloadWriteOptions): Promise<PayloadWr
   const refs = setImageReferenceTag(refsText, refsPath, OS_CONTENT_TAG, opts.pullspec);
   const cm = setOsImageUrl(cmText, cmPath, opts.pullspec);
 
-  const warnings: string[] = [];
+  const warnings: Warning[] = [];
   if (refs.previous !== undefined && cm.previous !== undefined && refs.previous !== cm.previous) {
-    warnings.push(`${refsPath} (${refs.previous}) and ${cmPath} (${cm.previous}) disagreed; both now say ${opts.pullspec}`);
+    warnings.push({
+      code: 'osimageurl-disagreed',
+      message: `${refsPath} (${refs.previous}) and ${cmPath} (${cm.previous}) disagreed; both now say ${opts.pullspec}`,
+    });
   }
   const writes: AtomicWrite[] = [];
   if (refs.changed) writes.push({ path: refsPath, data: refs.text });
   if (cm.changed) writes.push({ path: cmPath, data: cm.text });
-  if (writes.length > 0) await writeFilesAtomic(writes);
+  if (writes.length > 0) await editFilesAtomic(writes);
   return {
     pullspec: opts.pullspec,
     imageReferences: { path: refsPath, action: refs.action, previous: refs.previous },

@@ -8,6 +8,7 @@ import { layerSettings } from './plan.js';
 import { misspeltPins, parseScript, readPins, type ScriptPins } from './script.js';
 import type { Json } from '../json.js';
 import { changedFields, describeChange, snapshotOf } from './snapshot.js';
+import { redactUrl } from '../http/redact.js';
 
 export interface CheckRequest {
   file: string;
@@ -95,7 +96,7 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
     if (hasCode(err, 'build-not-found')) throw new PinCheckError('build-gone', `${where}, but ${err.message}`, err);
     throw err;
   }
-  warnings.push(...resolved.warnings.map((message) => ({ code: 'meta-buildid', message })));
+  warnings.push(...resolved.warnings);
 
   if (req.meta !== undefined) {
     const snapText = await readTextIfExists(req.meta);
@@ -120,7 +121,7 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
       );
     }
     const pinnedDir = buildDirUrl(pinnedBase, resolved.channel, resolved.build, resolved.layout, resolved.arch);
-    const changes = changedFields(snap, snapshotOf(resolved.meta, pinnedDir));
+    const changes = changedFields(snap, snapshotOf(resolved.meta, redactUrl(pinnedDir)));
     if (changes.length > 0) {
       throw new PinCheckError(
         'meta-changed',

@@ -1,34 +1,11 @@
 import { readFileSync, unlinkSync } from 'node:fs';
-import { lstat, open, readFile, readlink, realpath, unlink } from 'node:fs/promises';
-import { basename, dirname, join, resolve as resolvePath } from 'node:path';
+import { open, readFile, unlink } from 'node:fs/promises';
 import { OsimageError, describe } from '../errors.js';
+import { realPathOf } from '../files/real-path.js';
 import { LockError } from './errors.js';
 
 /** Lock files this process holds, so a signal handler can drop them before exiting. */
 const held = new Set<string>();
-
-/** Links followed before giving up, as the kernel's ELOOP limit. */
-const MAX_LINKS = 40;
-
-/**
- * Where `file` really is: every symlink followed, also a last link whose target does not exist yet (a
- * promotion may create the file), so that every name of one file gives the same path.
- */
-async function realPathOf(file: string, depth = 0): Promise<string> {
-  const abs = resolvePath(file);
-  try {
-    return await realpath(abs);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  const st = await lstat(abs).catch(() => undefined);
-  if (st?.isSymbolicLink()) {
-    if (depth >= MAX_LINKS) throw new OsimageError(`cannot lock ${file}: too many levels of symbolic links`);
-    return realPathOf(resolvePath(dirname(abs), await readlink(abs)), depth + 1);
-  }
-  const dir = await realpath(dirname(abs)).catch(() => dirname(abs));
-  return join(dir, basename(abs));
-}
 
 /**
  * The lock file that guards promotions of `file`: beside the file's real path, so that two names of one

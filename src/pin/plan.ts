@@ -1,6 +1,6 @@
-import { realpath } from 'node:fs/promises';
-import { OsimageError } from '../errors.js';
-import { writeFilesAtomic, type AtomicWrite } from '../files/atomic.js';
+import { OsimageError, type Warning } from '../errors.js';
+import type { AtomicWrite } from '../files/atomic.js';
+import { editFilesAtomic } from '../files/edit.js';
 import { readTextIfExists } from '../files/read.js';
 import { resolveBuild, type ResolvedBuild } from '../rhcos/resolve.js';
 import {
@@ -24,13 +24,8 @@ export type PinSource = 'flag' | 'env' | 'file' | 'default' | 'newest';
 export interface LayeredSettings {
   settings: Settings;
   from: { baseUrl: PinSource; channel: PinSource; build: PinSource };
-  /** Things worth saying: the environment overriding the file, --latest leaving a pin behind. */
-  notes: string[];
-}
-
-/** Where to write `path`: the file a symlink points to (so the link survives), else the path itself. */
-async function writeTarget(path: string): Promise<string> {
-  return realpath(path).catch(() => path);
+  /** Things worth saying: the environment overriding the file (`env-over-pin`), --latest leaving a pin behind (`latest-ignores-env`). */
+  notes: Warning[];
 }
 
 /**
@@ -46,7 +41,7 @@ export function layerSettings(
   file: string,
   opts: { latest?: boolean; ignoreEnv?: boolean } = {},
 ): LayeredSettings {
-  const notes: string[] = [];
+  const notes: Warning[] = [];
   const fromEnv = (k: PinVar) => (opts.ignoreEnv || env[k] === undefined || env[k] === '' ? undefined : env[k]);
   function pick(flag: string | undefined, name: PinVar, dflt: string, dfltSource: PinSource): [string, PinSource, string] {
     const pinned = filePins[name];
@@ -54,7 +49,10 @@ export function layerSettings(
     const e = fromEnv(name);
     if (e !== undefined) {
       if (pinned && pinned.value !== e && pinned.value !== '') {
-        notes.push(`${name}=${e} from the environment is used instead of the pin ${pinned.value} in ${file}:${pinned.line}`);
+        notes.push({
+          code: 'env-over-pin',
+          message: `${name}=${e} from the environment is used instead of the pin ${pinned.value} in ${file}:${pinned.line}`,
+        });
       }
       return [e, 'env', name];
     }
@@ -69,7 +67,8 @@ export function layerSettings(
   if (opts.latest) {
     [build, buildFrom, buildOrigin] = ['', 'newest', 'newest'];
     const e = fromEnv('RHCOS_BUILD_NAME');
-    if (e !== undefined) notes.push(`--latest: ignoring RHCOS_BUILD_NAME=${e} from the environment`);
+    if (e !== undefined)
+      notes.push({ code: 'latest-ignores-env', message: `--latest: ignoring RHCOS_BUILD_NAME=${e} from the environment` });
   } else {
     [build, buildFrom, buildOrigin] = pick(flags.build, 'RHCOS_BUILD_NAME', '', 'newest');
   }
@@ -114,9 +113,9 @@ export interface PinPlan {
   from: LayeredSettings['from'];
   script: FileChange & { edited: PinVar[]; added: PinVar[] };
   meta: FileChange | undefined;
-  notes: string[];
+  notes: Warning[];
   /** Misspelt variables in the file, resolver warnings. */
-  warnings: string[];
+  warnings: Warning[];
 }
 
 export interface PinRequest {
@@ -133,12 +132,13 @@ export function pinValuesOf(r: Pick<ResolvedBuild, 'build' | 'channel' | 'baseUr
 }
 
 /** The file's current pins, and warnings about misspelt variables in it. */
-export function pinsOfText(text: string | undefined, file: string): { pins: ScriptPins; warnings: string[] } {
+export function pinsOfText(text: string | undefined, file: string): { pins: ScriptPins; warnings: Warning[] } {
   if (text === undefined) return { pins: {}, warnings: [] };
   const parsed = parseScript(text);
-  const warnings = misspeltPins(parsed).map(
-    (m) => `${file}:${m.line} assigns ${m.name}, which osimage does not read; did you mean ${m.suggestion}?`,
-  );
+  const warnings = misspeltPins(parsed).map((m) => ({
+    code: 'misspelt-pin',
+    message: `${file}:${m.line} assigns ${m.name}, which osimage does not read; did you mean ${m.suggestion}?`,
+  }));
   return { pins: readPins(parsed, file), warnings };
 }
 
@@ -198,18 +198,21 @@ export async function planPin(req: PinRequest): Promise<PinPlan> {
   };
 }
 
-/** Write the changed files all together or not at all; a new script gets mode 0755. Returns what was written. */
+/**
+ * Write the changed files all together or not at all; a new script gets mode 0755. A symlink is kept and its
+ * target written (a dangling link's target is created); a read-only file is refused. Returns what was written.
+ */
 export async function applyPlan(plan: Pick<PinPlan, 'script' | 'meta'>): Promise<string[]> {
   const writes: AtomicWrite[] = [];
   const written: string[] = [];
   if (plan.script.changed) {
-    writes.push({ path: await writeTarget(plan.script.path), data: plan.script.after, mode: 0o755 });
+    writes.push({ path: plan.script.path, data: plan.script.after, mode: 0o755 });
     written.push(plan.script.path);
   }
   if (plan.meta?.changed) {
-    writes.push({ path: await writeTarget(plan.meta.path), data: plan.meta.after, mode: 0o644 });
+    writes.push({ path: plan.meta.path, data: plan.meta.after, mode: 0o644 });
     written.push(plan.meta.path);
   }
-  if (writes.length > 0) await writeFilesAtomic(writes);
+  if (writes.length > 0) await editFilesAtomic(writes);
   return written;
 }

@@ -1,14 +1,17 @@
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
-import { OsimageError } from '../errors.js';
+import { OsimageError, type Warning } from '../errors.js';
 import { resolveBuild, type ResolvedBuild } from '../rhcos/resolve.js';
 import { PIN_VARS, type SettingsFlags } from '../rhcos/settings.js';
 import { GitError, TestFailedError } from './errors.js';
 import { commitFiles, repoRoot, uncommitted } from './git.js';
 import { acquireLock } from './lock.js';
+import { editTarget } from '../files/edit.js';
 import { readTextIfExists } from '../files/read.js';
+import { realPathOf } from '../files/real-path.js';
 import { applyPlan, layerSettings, pinValuesOf, pinsOfText, planFor } from './plan.js';
 import type { PinValues } from './script.js';
+import { redactUrl } from '../http/redact.js';
 
 /** Runs the test command; returns how it ended. Output handling is the caller's business. */
 export type TestRunner = (
@@ -30,7 +33,7 @@ export interface PromoteRequest {
 }
 
 export type PromoteResult =
-  | { status: 'already-pinned'; file: string; build: string; resolved: ResolvedBuild; warnings: string[] }
+  | { status: 'already-pinned'; file: string; build: string; resolved: ResolvedBuild; warnings: Warning[] }
   | {
       status: 'promoted';
       file: string;
@@ -40,7 +43,7 @@ export type PromoteResult =
       written: string[];
       commit: string | undefined;
       resolved: ResolvedBuild;
-      warnings: string[];
+      warnings: Warning[];
     };
 
 /** The environment the test gets: ours, with the three pins set to the candidate. */
@@ -48,6 +51,7 @@ export function candidateEnv(values: PinValues): Record<string, string> {
   return { ...values };
 }
 
+/** `path` made absolute through its folder's real path; the name itself is kept (a symlink stays the link). */
 async function absolute(path: string): Promise<string> {
   const abs = resolvePath(path);
   try {
@@ -66,7 +70,9 @@ async function absolute(path: string): Promise<string> {
 export async function promote(req: PromoteRequest): Promise<PromoteResult> {
   const file = await absolute(req.file);
   const meta = req.meta === undefined ? undefined : await absolute(req.meta);
-  if (meta === file) throw new OsimageError(`--meta and --write name the same file: ${req.file}`);
+  if (meta !== undefined && (meta === file || (await realPathOf(meta)) === (await realPathOf(file)))) {
+    throw new OsimageError(`--meta and --write name the same file: ${req.file}`);
+  }
   const progress = req.onProgress ?? (() => undefined);
   const release = await acquireLock(file);
   try {
@@ -89,18 +95,21 @@ export async function promote(req: PromoteRequest): Promise<PromoteResult> {
     const layered = layerSettings(req.flags, req.env, pins, req.file, { latest: true });
     const resolved = await resolveBuild(layered.settings);
     const values = pinValuesOf(resolved);
-    const allWarnings = [...warnings, ...layered.notes.filter((n) => !n.startsWith('--latest')), ...resolved.warnings];
+    const allWarnings = [...warnings, ...layered.notes.filter((n) => n.code !== 'latest-ignores-env'), ...resolved.warnings];
     const from = pins.RHCOS_BUILD_NAME?.value || undefined;
     const planned = await planFor(file, meta, resolved, before);
     if (PIN_VARS.every((v) => pins[v]?.value === values[v])) {
       if (planned.meta?.changed) {
-        allWarnings.push(
-          `${req.meta} is ${planned.meta.before === undefined ? 'missing' : `not the snapshot of ${resolved.build}'s meta.json`}; refresh it with: osimage pin --write ${req.file} --meta ${req.meta}`,
-        );
+        allWarnings.push({
+          code: 'meta-snapshot-stale',
+          message: `${req.meta} is ${planned.meta.before === undefined ? 'missing' : `not the snapshot of ${resolved.build}'s meta.json`}; refresh it with: osimage pin --write ${req.file} --meta ${req.meta}`,
+        });
       }
       return { status: 'already-pinned', file: req.file, build: resolved.build, resolved, warnings: allWarnings };
     }
 
+    // Refuse a read-only file before the test runs rather than after.
+    await Promise.all(files.map((f) => editTarget(f)));
     progress(`testing ${resolved.build} (${from ? `pinned: ${from}` : 'nothing pinned yet'}): ${req.test}`);
     const r = await req.runTest(req.test, candidateEnv(values));
     if (r.exitCode !== 0) {
@@ -128,7 +137,7 @@ export async function promote(req: PromoteRequest): Promise<PromoteResult> {
       const body = [
         `${from ? `Old build: ${from}\n` : ''}New build: ${resolved.build}`,
         `Channel: ${resolved.channel}`,
-        `Base URL: ${resolved.baseUrl}`,
+        `Base URL: ${redactUrl(resolved.baseUrl)}`,
         `Tested with: ${req.test}`,
         '',
         'Promoted by osimage promote.',

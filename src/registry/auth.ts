@@ -103,6 +103,15 @@ export function normalizeAuthKey(key: string): string {
   return canonicalHost(slash >= 0 && m ? host.slice(0, slash) : host);
 }
 
+/** ` (line L, column C)` of a JSON.parse error, when the engine says at which position; else nothing. */
+function jsonErrorPlace(err: unknown, text: string): string {
+  const m = / at position (\d+)/.exec(err instanceof Error ? err.message : '');
+  if (!m) return '';
+  const before = text.slice(0, Number(m[1]));
+  const line = before.split('\n').length;
+  return ` (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
+}
+
 /** Read and check one auth file. A file that is not JSON of the right shape is an error naming it. */
 export async function readAuthFile(path: string, legacy = false): Promise<AuthFile | undefined> {
   let text: string;
@@ -117,7 +126,8 @@ export async function readAuthFile(path: string, legacy = false): Promise<AuthFi
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new OsimageError(`auth file ${path} is not valid JSON: ${describe(err)}`);
+    // V8's message quotes the text around the error, which here may be a password: say where, never what.
+    throw new OsimageError(`auth file ${path} is not valid JSON${jsonErrorPlace(err, text)}`, { code: 'invalid-input' });
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new OsimageError(`auth file ${path} is not a JSON object`);

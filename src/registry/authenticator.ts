@@ -5,6 +5,7 @@
 import { OsimageError } from '../errors.js';
 import { isPrivateAddress } from '../http/address.js';
 import type { HttpClient, Response } from '../http/client.js';
+import { redactUrl } from '../http/redact.js';
 import type { Credential } from './auth.js';
 import { parseChallenges, pickChallenge, type Challenge } from './challenge.js';
 import { TokenCache, basicHeader, type BearerChallenge } from './token.js';
@@ -26,6 +27,8 @@ export class Authenticator {
   private readonly opts: AuthenticatorOptions;
   private readonly tokens = new TokenCache();
   private state: AuthState = { kind: 'none' };
+  /** The registry's origin (`https://host:port`), learnt by the ping: only its challenges are answered. */
+  private origin: string | undefined;
   private cred: ReturnType<CredentialLookup> | undefined;
 
   constructor(opts: AuthenticatorOptions) {
@@ -42,9 +45,19 @@ export class Authenticator {
     return this.cred;
   }
 
-  /** Learn the scheme from the ping's answer: 401 with challenges, or open (2xx, 403). */
-  fromPing(status: number, wwwAuthenticate: Response['headers'][string], url: string): void {
-    this.state = status === 401 ? this.stateFrom(parseChallenges(wwwAuthenticate), url) : { kind: 'none' };
+  /**
+   * Learn the scheme from the ping's answer (`url` answered; `base` is the registry's origin): 401 with
+   * challenges, or open (2xx, 403). A 401 from another origin (the ping was redirected) is not the
+   * registry's challenge and is not adopted.
+   */
+  fromPing(status: number, wwwAuthenticate: Response['headers'][string], url: string, base: string): void {
+    this.origin = new URL(base).origin;
+    this.state = status === 401 && this.isRegistry(url) ? this.stateFrom(parseChallenges(wwwAuthenticate), url) : { kind: 'none' };
+  }
+
+  /** Did the registry itself answer (not a host it redirected to, such as a CDN)? */
+  private isRegistry(url: string): boolean {
+    return this.origin !== undefined && new URL(url).origin === this.origin;
   }
 
   private stateFrom(challenges: Challenge[], url: string): AuthState {
@@ -108,6 +121,9 @@ export class Authenticator {
    * the registry asked for; or the challenge of a repository the ping let through), or undefined.
    */
   retryScopes(res: Response, url: string, scopes: string[]): string[] | undefined {
+    // A challenge from a redirect target (a CDN, an object store) never gets the registry's credentials
+    // nor its tokens, and never becomes the registry's: the 401 stands.
+    if (!this.isRegistry(res.url)) return undefined;
     const challenges = parseChallenges(res.headers['www-authenticate']);
     const c = pickChallenge(challenges);
     const state = this.state;
@@ -126,8 +142,11 @@ export class Authenticator {
     return undefined;
   }
 
-  /** The message for a final 401: who we were and where the credentials came from. */
-  async unauthorized(what: string): Promise<string> {
+  /** The message for a final 401 from `url`: who we were and where the credentials came from. */
+  async unauthorized(what: string, url?: string): Promise<string> {
+    if (url !== undefined && !this.isRegistry(url)) {
+      return `${what}: ${redactUrl(url)}, where registry ${this.opts.registry} redirected, answered 401 Unauthorized (its challenge is not answered with the registry's credentials)`;
+    }
     const { credential, file } = await this.credential().catch(() => ({ credential: undefined, file: undefined }));
     const from = file ? ` (credentials from ${file})` : '';
     if (this.state.kind === 'basic' && credential?.username !== undefined) {

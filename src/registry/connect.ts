@@ -26,7 +26,7 @@ export async function connect(
   opts: ConnectOptions = {},
 ): Promise<{ reference: ImageReference; transport: RegistryTransport }> {
   const { reference, warnings } = parseReference(ref);
-  for (const message of warnings) opts.onWarning?.({ code: 'tag-and-digest', message });
+  for (const w of warnings) opts.onWarning?.(w);
   const lookup = await findCredential(reference.registry, reference.repository, {
     ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}),
     ...(opts.env ? { env: opts.env } : {}),

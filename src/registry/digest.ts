@@ -36,6 +36,11 @@ export function verifyBytes(bytes: Uint8Array, expected: string, opts: DigestChe
   if (actual !== expected) mismatch(expected, actual, opts.what ?? 'content', opts);
 }
 
+/** A descriptor's size must be a whole number of bytes, 0 or more: a negative one would switch every size check off. */
+export function isValidSize(size: unknown): size is number {
+  return typeof size === 'number' && Number.isSafeInteger(size) && size >= 0;
+}
+
 /**
  * A pass-through stream that hashes what flows and, at the end, fails when the digest or size
  * differs from what was expected. Bytes flow on without buffering.
@@ -48,6 +53,10 @@ export function verifyingStream(expected: { digest: string; size?: number }, opt
     transform(chunk: Buffer, _enc, cb: TransformCallback) {
       hash.update(chunk);
       size += chunk.length;
+      if (expected.size !== undefined && expected.size >= 0 && size > expected.size && !opts.skipVerification) {
+        cb(new OsimageError(`size mismatch for ${what}: more than the ${expected.size} bytes expected`, { code: 'size-mismatch' }));
+        return;
+      }
       cb(null, chunk);
     },
     flush(cb: TransformCallback) {

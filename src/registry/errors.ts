@@ -2,6 +2,7 @@
 import type { ErrorCode } from '../errors.js';
 import { FetchError } from '../errors.js';
 import { discard, readCapped, statusText, type Response } from '../http/client.js';
+import { redactUrl } from '../http/redact.js';
 
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
@@ -33,16 +34,27 @@ export function registryErrorCode(status: number, codes: readonly string[] = [])
   return 'http';
 }
 
-/** The error for a registry response we did not expect, naming the URL, status and the registry's codes. */
+/**
+ * The error for a registry response we did not expect, naming the URL, status and the registry's codes.
+ * `detail` is the registry's own text (`MANIFEST_UNKNOWN: manifest unknown`, '' when it gave none), so a
+ * caller can word its own message without taking this one apart.
+ */
 export class RegistryError extends FetchError {
   readonly codes: string[];
+  readonly detail: string;
   override readonly code: ErrorCode;
-  constructor(message: string, url: string, status: number, codes: string[]) {
+  constructor(message: string, url: string, status: number, codes: string[], detail = '') {
     super(message, url, status);
     this.name = 'RegistryError';
     this.codes = codes;
+    this.detail = detail;
     this.code = registryErrorCode(status, codes);
   }
+}
+
+/** `404 Not Found from URL: MANIFEST_UNKNOWN: …`: the status, where (redacted), and the registry's detail. */
+export function statusFrom(status: number, url: string, detail = ''): string {
+  return `${statusText(status)} from ${redactUrl(url)}${detail ? `: ${detail}` : ''}`;
 }
 
 /** Why the registry said 401, in words: who we were and where the credentials came from. */
@@ -69,7 +81,6 @@ export async function registryFailure(
   } else {
     await res.body.dump().catch(() => undefined);
   }
-  const msg =
-    res.status === 401 ? await unauthorized(what) : `${what}: ${statusText(res.status)} from ${res.url}${detail ? `: ${detail}` : ''}`;
-  return new RegistryError(msg, res.url, res.status, codes);
+  const msg = res.status === 401 ? await unauthorized(what) : `${what}: ${statusFrom(res.status, res.url, detail)}`;
+  return new RegistryError(msg, res.url, res.status, codes, detail);
 }

@@ -19,6 +19,7 @@ import {
   type SourceOptions,
 } from './types.js';
 import { isDigest } from '../oci/digest.js';
+import { checkManifest } from './documents.js';
 import { sha256Digest, verifyBytes, verifyingStream } from './digest.js';
 
 export const REF_NAME_ANNOTATION = 'org.opencontainers.image.ref.name';
@@ -73,7 +74,7 @@ function parseManifestJson(bytes: Buffer, what: string): ImageManifest | ImageIn
   }
   if (!Array.isArray(m.manifests) && !(m.config && Array.isArray(m.layers)))
     throw new OsimageError(`${what} is neither an image manifest nor an index`);
-  return m as ImageManifest | ImageIndex;
+  return checkManifest(m as Record<string, unknown>, what);
 }
 
 function mediaTypeOf(parsed: ImageManifest | ImageIndex, desc?: Descriptor): string {

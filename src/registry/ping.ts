@@ -27,6 +27,7 @@ export interface PingOptions {
 export interface Pinged {
   /** `https://host` or `http://host`. */
   base: string;
+  /** The URL that answered (after any redirect). */
   url: string;
   /** 2xx, 401 (a challenge follows) or 403 (no auth offered). */
   status: number;
@@ -59,7 +60,7 @@ export async function ping(opts: PingOptions): Promise<Pinged> {
     try {
       const res = await withRetries(fallback ? noConnectRetry : attempt, opts.retry);
       if ((res.status >= 200 && res.status < 300) || res.status === 401 || res.status === 403) {
-        return { base, url, status: res.status, wwwAuthenticate: res.headers['www-authenticate'] };
+        return { base, url: res.url, status: res.status, wwwAuthenticate: res.headers['www-authenticate'] };
       }
       throw new FetchError(`${opts.registry} does not look like a registry: ${url} answered ${statusText(res.status)}`, url, res.status);
     } catch (err) {

@@ -5,6 +5,7 @@
 import { Readable } from 'node:stream';
 import { FetchError, OsimageError, UsageError } from '../errors.js';
 import { statusText, type Response } from '../http/client.js';
+import { redactUrl } from '../http/redact.js';
 import { connect, type ConnectOptions } from './connect.js';
 import type { ImageReference } from './reference.js';
 import type { RegistryTransport } from './transport.js';
@@ -78,7 +79,8 @@ export class RegistryDestination {
   private location(res: Response, what: string): string {
     const loc = res.headers.location;
     const l = Array.isArray(loc) ? loc[0] : loc;
-    if (!l) throw new FetchError(`${what}: ${res.url} answered ${statusText(res.status)} without a Location`, res.url, res.status);
+    if (!l)
+      throw new FetchError(`${what}: ${redactUrl(res.url)} answered ${statusText(res.status)} without a Location`, res.url, res.status);
     return new URL(l, res.url).toString();
   }
 
@@ -116,7 +118,11 @@ export class RegistryDestination {
     }
     await start.body.dump().catch(() => undefined);
     if (start.status !== 202)
-      throw new FetchError(`starting upload of ${what}: unexpected ${statusText(start.status)} from ${start.url}`, start.url, start.status);
+      throw new FetchError(
+        `starting upload of ${what}: unexpected ${statusText(start.status)} from ${redactUrl(start.url)}`,
+        start.url,
+        start.status,
+      );
     let location = this.location(start, what);
 
     if (!opts.chunkSize) {

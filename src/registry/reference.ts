@@ -6,6 +6,7 @@
  * - no domain → `docker.io`, and a one-component path on docker.io gets `library/`;
  * - `index.docker.io` is `docker.io`; the API host for docker.io is `registry-1.docker.io`.
  */
+import type { Warning } from '../errors.js';
 import { ImageReference, parseImageReference } from '../oci/reference.js';
 
 export { DOCKER_HUB, DOCKER_HUB_API, ImageReference, InvalidReferenceError } from '../oci/reference.js';
@@ -13,7 +14,7 @@ export { DOCKER_HUB, DOCKER_HUB_API, ImageReference, InvalidReferenceError } fro
 export interface ParsedReference {
   reference: ImageReference;
   /** E.g. the tag that was dropped because a digest was given too. */
-  warnings: string[];
+  warnings: Warning[];
 }
 
 /** Parse a reference for the registry. Invalid input is an InvalidReferenceError (exit 2) naming the reason. */

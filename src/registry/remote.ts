@@ -15,9 +15,11 @@ import {
   type Response,
   type RetryPolicy,
 } from '../http/client.js';
+import { redactUrl } from '../http/redact.js';
 import { connect, type ConnectOptions } from './connect.js';
+import { checkManifest } from './documents.js';
 import type { ImageReference } from './reference.js';
-import { RegistryError } from './errors.js';
+import { RegistryError, statusFrom } from './errors.js';
 import type { RegistryTransport } from './transport.js';
 import {
   MEDIA_TYPES,
@@ -29,7 +31,7 @@ import {
   type SourceOptions,
 } from './types.js';
 import { isDigest } from '../oci/digest.js';
-import { sha256Digest, verifyBytes, verifyingStream } from './digest.js';
+import { isValidSize, sha256Digest, verifyBytes, verifyingStream } from './digest.js';
 
 /** Manifests are small documents; a bigger one is refused (as containers/image does). */
 export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
@@ -46,11 +48,6 @@ const SCHEMA1_TYPES: string[] = [MEDIA_TYPES.dockerSchema1, MEDIA_TYPES.dockerSc
 /** Options beyond the contract: an environment for auth-file lookup, a retry policy, a pool. */
 /** How a manifest request names its image in the transport's messages (`<what>: <why>`). */
 const imageWhat = (display: string) => `image "${display}"`;
-
-/** The `<why>` of a transport message whose `<what>` we chose: the transport writes `${what}: ${why}`. */
-function withoutWhat(message: string, what: string): string {
-  return message.startsWith(`${what}: `) ? message.slice(what.length + 2) : message;
-}
 
 export interface RemoteOptions extends SourceOptions, ConnectOptions {}
 
@@ -92,7 +89,7 @@ export function parseManifest(bytes: Buffer, contentType: string, what: string):
     throw new OsimageError(`${what} has media type ${mediaType || '(none)'} and is not an image index or image manifest osimage can read`);
   }
   if (doc.schemaVersion !== 2) throw new OsimageError(`${what} has schemaVersion ${String(doc.schemaVersion)}, expected 2`);
-  return { mediaType, parsed: doc as unknown as ImageManifest | ImageIndex };
+  return { mediaType, parsed: checkManifest(doc, what) };
 }
 
 export class RemoteImageSource implements ImageSource {
@@ -162,19 +159,22 @@ export class RemoteImageSource implements ImageSource {
   private manifestError(err: unknown, display: string): unknown {
     if (!(err instanceof RegistryError)) return err;
     if (err.code === 'not-found') {
+      const status = err.status ?? 404;
       return new RegistryError(
-        `${imageWhat(display)} not found: ${withoutWhat(err.message, imageWhat(display))}`,
+        `${imageWhat(display)} not found: ${statusFrom(status, err.url, err.detail)}`,
         err.url,
-        err.status ?? 404,
+        status,
         err.codes,
+        err.detail,
       );
     }
     if (err.status === 403 || err.codes.includes('DENIED')) {
       return new RegistryError(
-        `${imageWhat(display)} does not exist or you don't have permission to access the repository (${statusText(err.status ?? 403)} from ${err.url})`,
+        `${imageWhat(display)} does not exist or you don't have permission to access the repository (${statusFrom(err.status ?? 403, err.url)})`,
         err.url,
         err.status ?? 403,
         err.codes,
+        err.detail,
       );
     }
     return err;
@@ -193,10 +193,10 @@ export class RemoteImageSource implements ImageSource {
     if (offset === 0) {
       if (res.status !== 200) {
         discard(res.body);
-        throw new FetchError(`${what}: unexpected ${statusText(res.status)} from ${res.url}`, res.url, res.status);
+        throw new FetchError(`${what}: unexpected ${statusText(res.status)} from ${redactUrl(res.url)}`, res.url, res.status);
       }
       if (Number.isFinite(length) && res.headers['content-length'] !== undefined && desc.size >= 0 && length !== desc.size) {
-        const msg = `${what}: ${res.url} sent Content-Length ${length} but the descriptor says ${desc.size} bytes`;
+        const msg = `${what}: ${redactUrl(res.url)} sent Content-Length ${length} but the descriptor says ${desc.size} bytes`;
         if (!this.opts.skipVerification) {
           discard(res.body);
           throw new FetchError(msg, res.url, res.status);
@@ -208,7 +208,7 @@ export class RemoteImageSource implements ImageSource {
     if (res.status !== 206) {
       discard(res.body);
       throw new FetchError(
-        `${what}: cannot resume at byte ${offset}: ${res.url} answered ${statusText(res.status)} to a Range request`,
+        `${what}: cannot resume at byte ${offset}: ${redactUrl(res.url)} answered ${statusText(res.status)} to a Range request`,
         res.url,
         res.status,
       );
@@ -218,13 +218,22 @@ export class RemoteImageSource implements ImageSource {
     const end = desc.size >= 0 ? desc.size - 1 : undefined;
     if (!m || Number(m[1]) !== offset || (end !== undefined && Number(m[2]) !== end)) {
       discard(res.body);
-      throw new FetchError(`${what}: cannot resume at byte ${offset}: ${res.url} sent Content-Range "${range}"`, res.url, res.status);
+      throw new FetchError(
+        `${what}: cannot resume at byte ${offset}: ${redactUrl(res.url)} sent Content-Range "${range}"`,
+        res.url,
+        res.status,
+      );
     }
     return res;
   }
 
   async blob(desc: Descriptor): Promise<Readable> {
     const what = `blob ${desc.digest} of ${this.reference.name}`;
+    if (!isValidSize(desc.size)) {
+      throw new OsimageError(`${what}: the descriptor's size ${String(desc.size)} is not a whole number of bytes`, {
+        code: 'invalid-input',
+      });
+    }
     const verifier = verifyingStream(
       { digest: desc.digest, size: desc.size },
       { skipVerification: this.opts.skipVerification, onWarning: this.opts.onWarning, what },
@@ -234,6 +243,7 @@ export class RemoteImageSource implements ImageSource {
     const retries = this.policy.retries;
     const self = this;
     let current: Response = first;
+    const registry = this.reference.registry;
     async function* chunks(): AsyncGenerator<Buffer> {
       let offset = 0;
       let resumes = 0;
@@ -243,17 +253,31 @@ export class RemoteImageSource implements ImageSource {
         try {
           for await (const chunk of current.body) {
             offset += (chunk as Buffer).length;
+            // A registry that sends more than the descriptor's size (or never stops) is not read further.
+            if (offset > desc.size) break;
             onProgress?.(desc.digest, offset, desc.size);
             yield chunk as Buffer;
           }
         } catch (err) {
           failure = err;
         }
+        if (offset > desc.size) {
+          discard(current.body);
+          throw new OsimageError(
+            `${what}: registry ${registry} sent more than the ${desc.size} bytes the descriptor gives; stopped reading ${redactUrl(current.url)}`,
+            { code: 'size-mismatch' },
+          );
+        }
         const resumable =
           failure === undefined ? desc.size >= 0 && offset < desc.size : isTransientNetworkError(failure) || isResumableBodyError(failure);
         if (!resumable) {
           if (failure !== undefined)
-            throw new FetchError(`${what}: reading from ${current.url} failed: ${describe(failure)}`, current.url, current.status, failure);
+            throw new FetchError(
+              `${what}: reading from ${redactUrl(current.url)} failed: ${describe(failure)}`,
+              current.url,
+              current.status,
+              failure,
+            );
           return;
         }
         if (resumes >= retries) {

@@ -5,6 +5,7 @@
  */
 import { FetchError, OsimageError, describe } from '../errors.js';
 import { isRetryableStatus, readCapped, retryableOr, statusText, type HttpClient, type Response } from '../http/client.js';
+import { basicHeader } from '../http/headers.js';
 import type { Credential } from './auth.js';
 
 /** Token responses are small; refuse anything larger. */
@@ -34,9 +35,7 @@ interface CachedToken {
   expiresAt: number;
 }
 
-export function basicHeader(username: string, password: string): string {
-  return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
-}
+export { basicHeader };
 
 export class TokenCache {
   private readonly tokens = new Map<string, CachedToken>();

@@ -18,6 +18,7 @@ import {
   type RetryPolicy,
   type SendOptions,
 } from '../http/client.js';
+import { redactUrl } from '../http/redact.js';
 import { Authenticator, type CredentialLookup } from './authenticator.js';
 import { registryFailure, type RegistryError } from './errors.js';
 import { ping } from './ping.js';
@@ -106,7 +107,7 @@ export class RegistryTransport {
       retry: this.policy,
     })
       .then((p) => {
-        this.auth.fromPing(p.status, p.wwwAuthenticate, p.url);
+        this.auth.fromPing(p.status, p.wwwAuthenticate, p.url, p.base);
         this.base = p.base;
       })
       .catch((err) => {
@@ -150,7 +151,7 @@ export class RegistryTransport {
         }
         if (isRetryableStatus(res.status)) {
           await res.body.dump().catch(() => undefined);
-          throw retryableOr(res, `${req.what}: ${statusText(res.status)} from ${res.url}`);
+          throw retryableOr(res, `${req.what}: ${statusText(res.status)} from ${redactUrl(res.url)}`);
         }
         if ((res.status >= 200 && res.status < 300) || req.accept?.includes(res.status)) return res;
         throw await this.failure(res, req);
@@ -176,6 +177,6 @@ export class RegistryTransport {
 
   /** Turn an unexpected response into a one-line error naming what, where and why. */
   failure(res: Response, req: Pick<TransportRequest, 'what' | 'method'>): Promise<RegistryError> {
-    return registryFailure(res, req.what, req.method, (what) => this.auth.unauthorized(what));
+    return registryFailure(res, req.what, req.method, (what) => this.auth.unauthorized(what, res.url));
   }
 }

@@ -13,7 +13,7 @@ import { forEachLimit } from '../files/parallel.js';
 import { resolveImage, type ResolvedImage } from '../registry/platform.js';
 import type { Descriptor, ImageConfig, ImageSource } from '../registry/types.js';
 import { escapes, folderConflict, lexicalEscape, linkEscape, type PlannedEntry } from './extract-plan.js';
-import { RELEASE_FOLDER, readConfig } from './info.js';
+import { RELEASE_FOLDER, readImageConfig } from './info.js';
 import { findFile, walkLayers, type LayerFile } from './overlay.js';
 
 export interface ExtractOptions {
@@ -123,7 +123,7 @@ interface Staged extends PlannedEntry {
 export async function extractTree(source: ImageSource, dir: string, opts: ExtractOptions = {}): Promise<ExtractedTree> {
   const image = await resolveImage(source, opts.filterByOs);
   const manifest = image.manifest.parsed;
-  const config = JSON.parse((await readConfig(source, manifest.config)).toString('utf8')) as ImageConfig;
+  const config = await readImageConfig(source, manifest.config);
   const root = resolve(dir);
   const refuse = (name: string, why: string) =>
     new OsimageError(`refusing to extract ${name} from ${source.name}: ${why} (it would be written outside ${dir})`);

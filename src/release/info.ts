@@ -4,6 +4,7 @@
  */
 import { posix } from 'node:path';
 import { OsimageError } from '../errors.js';
+import { checkImageConfig } from '../registry/documents.js';
 import { resolveImage } from '../registry/platform.js';
 import type { Descriptor, ImageConfig, ImageSource } from '../registry/types.js';
 import { walkLayers, type UnsafeEntry } from './overlay.js';
@@ -60,12 +61,7 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
   // The config gives Created and OS/Arch; a query that needs only image-references does not fetch it.
   let config: ImageConfig = {};
   if (!opts.referencesOnly) {
-    const configBytes = await readConfig(source, manifest.config);
-    try {
-      config = JSON.parse(configBytes.toString('utf8')) as ImageConfig;
-    } catch {
-      throw new OsimageError(`the image configuration of ${source.name} is not valid JSON`);
-    }
+    config = await readImageConfig(source, manifest.config);
   }
 
   let rawRefs: Buffer | undefined;
@@ -93,14 +89,14 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
   let metadata: CincinnatiMetadata | undefined;
   if (rawRefs) {
     try {
-      references = parseImageReferences(rawRefs);
+      references = parseImageReferences(rawRefs, `${source.name} (${RELEASE_FOLDER}/${IMAGE_REFERENCES})`);
     } catch (err) {
       errors.push((err as Error).message);
     }
   }
   if (rawMeta && !opts.referencesOnly) {
     try {
-      metadata = parseReleaseMetadata(rawMeta);
+      metadata = parseReleaseMetadata(rawMeta, `${source.name} (${RELEASE_FOLDER}/${RELEASE_METADATA})`);
     } catch (err) {
       errors.push((err as Error).message);
     }
@@ -128,7 +124,7 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
     manifests: manifests.sort(),
     metadataFiles: metadataFiles.sort(),
     componentVersions: cv.versions,
-    warnings: cv.warnings.sort(),
+    warnings: cv.warnings.map((w) => w.message).sort(),
     complete: !opts.referencesOnly,
     layersRead: walk.layersRead,
     layerCount: manifest.layers.length,
@@ -137,8 +133,20 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
 
 const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
 
+/** The image config: its blob read (verified by the transport's blob stream, capped), parsed and checked. */
+export async function readImageConfig(source: ImageSource, desc: Descriptor): Promise<ImageConfig> {
+  const bytes = await readConfig(source, desc);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new OsimageError(`the image configuration of ${source.name} is not valid JSON`);
+  }
+  return checkImageConfig(doc, `the image configuration of ${source.name}`);
+}
+
 /** The config blob's bytes, verified by the transport's blob stream. */
-export async function readConfig(source: ImageSource, desc: Descriptor): Promise<Buffer> {
+async function readConfig(source: ImageSource, desc: Descriptor): Promise<Buffer> {
   if (desc.size > MAX_CONFIG_BYTES) throw new OsimageError(`the image configuration of ${source.name} is too large (${desc.size} bytes)`);
   const stream = await source.blob(desc);
   const chunks: Buffer[] = [];

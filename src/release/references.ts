@@ -4,9 +4,10 @@
  * the component versions in the images' annotations.
  */
 import type Semver from 'semver';
-import { describe } from '../errors.js';
+import { type Warning, describe } from '../errors.js';
 import { lazyRequire } from '../lazy.js';
 import type { ImageStream } from '../oci/image-stream.js';
+import { tooDeep, tooDeepMessage } from '../json.js';
 
 export interface CincinnatiMetadata {
   kind?: string;
@@ -23,23 +24,30 @@ export const ANNOTATION_COMMIT = 'io.openshift.build.commit.id';
 
 const semverLib = lazyRequire<typeof Semver>('semver');
 
-export function parseReleaseMetadata(bytes: Buffer): CincinnatiMetadata {
+/**
+ * Parse `release-metadata`. Messages start `invalid release metadata:` (oc's words), then `source` when given
+ * (`quay.io/x:4.16 (release-manifests/release-metadata)`), then what is wrong.
+ */
+export function parseReleaseMetadata(bytes: Buffer, source?: string): CincinnatiMetadata {
+  const invalid = (reason: string) => new Error(`invalid release metadata: ${source === undefined ? '' : `${source}: `}${reason}`);
   let m: unknown;
   try {
     m = JSON.parse(bytes.toString('utf8'));
   } catch (err) {
-    throw new Error(`invalid release metadata: ${describe(err)}`);
+    throw invalid(describe(err));
   }
-  if (!m || typeof m !== 'object' || Array.isArray(m)) throw new Error('invalid release metadata: not a JSON object');
+  if (!m || typeof m !== 'object' || Array.isArray(m)) throw invalid('not a JSON object');
+  // Before anything walks it: the text view and JSON.stringify (`-o json`) recurse.
+  const deep = tooDeep(m);
+  if (deep !== undefined) throw invalid(`release-metadata ${tooDeepMessage(deep)}`);
   const md = m as Record<string, unknown>;
-  if (md.version !== undefined && typeof md.version !== 'string') throw new Error('invalid release metadata: version is not a string');
+  if (md.version !== undefined && typeof md.version !== 'string') throw invalid('version is not a string');
   for (const k of ['previous', 'next'] as const) {
     if (md[k] != null && !(Array.isArray(md[k]) && (md[k] as unknown[]).every((v) => typeof v === 'string'))) {
-      throw new Error(`invalid release metadata: ${k} is not a list of strings`);
+      throw invalid(`${k} is not a list of strings`);
     }
   }
-  if (md.metadata != null && (typeof md.metadata !== 'object' || Array.isArray(md.metadata)))
-    throw new Error('invalid release metadata: metadata is not an object');
+  if (md.metadata != null && (typeof md.metadata !== 'object' || Array.isArray(md.metadata))) throw invalid('metadata is not an object');
   return { ...(md as unknown as CincinnatiMetadata), version: (md.version as string | undefined) ?? '' };
 }
 
@@ -84,8 +92,8 @@ export function parseComponentVersions(label: string, displayNames = ''): Map<st
  * Component versions across the tags' annotations. kubectl counts only from the `cli` and `cli-artifacts`
  * images. Several versions of one component give a warning and the lowest (as a string) is kept.
  */
-export function componentVersions(is: ImageStream): { versions: Map<string, ComponentVersion>; warnings: string[] } {
-  const warnings: string[] = [];
+export function componentVersions(is: ImageStream): { versions: Map<string, ComponentVersion>; warnings: Warning[] } {
+  const warnings: Warning[] = [];
   const versions = new Map<string, Set<string>>();
   const displays = new Map<string, Set<string>>();
   for (const tag of is.spec.tags) {
@@ -95,7 +103,10 @@ export function componentVersions(is: ImageStream): { versions: Map<string, Comp
     try {
       all = parseComponentVersions(label, tag.annotations?.[ANNOTATION_DISPLAY_NAMES] ?? '');
     } catch (err) {
-      warnings.push(`the referenced image ${tag.name} had an invalid version annotation: ${(err as Error).message}`);
+      warnings.push({
+        code: 'invalid-version-annotation',
+        message: `the referenced image ${tag.name} had an invalid version annotation: ${(err as Error).message}`,
+      });
       continue;
     }
     for (const [k, v] of all) {
@@ -113,7 +124,10 @@ export function componentVersions(is: ImageStream): { versions: Map<string, Comp
     out.set(k, { version: vs[0]!, displayName: ds.find((d) => d !== '') ?? '' });
   }
   if (multiples.length > 0)
-    warnings.push(`multiple versions or display names reported for the following component(s): ${multiples.join(',  ')}`);
+    warnings.push({
+      code: 'multiple-versions',
+      message: `multiple versions or display names reported for the following component(s): ${multiples.join(',  ')}`,
+    });
   return { versions: out, warnings };
 }
 

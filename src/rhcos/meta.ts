@@ -1,4 +1,6 @@
 import { OsimageError } from '../errors.js';
+import { isDigest } from '../oci/digest.js';
+import { CONTAINER_KEYS, type ContainerKey } from '../oci/os-tags.js';
 
 /** An image artifact of a build (`images.<name>` in meta.json). */
 export interface Artifact {
@@ -14,6 +16,19 @@ export interface OsContainer {
   digest?: string;
 }
 
+/**
+ * A container a build publishes (`oscontainer`, `base-oscontainer`, `extensions-container`), normalised: the
+ * digest given as `digest` or inside `image` (`repo@sha256:…`) is `digest`, and `image` is the repository alone.
+ */
+export interface BuildContainer {
+  image: string;
+  digest: string | null;
+  manifestListDigest: string | null;
+  tags: string[];
+  /** `image@digest`, or `image` as given when the build names no digest. */
+  pullspec: string;
+}
+
 /** meta.json of any era, normalised: AMIs as a region map, sizes as numbers. */
 export interface BuildMeta {
   buildid: string;
@@ -21,6 +36,8 @@ export interface BuildMeta {
   amis: Record<string, string>;
   images: Record<string, Artifact>;
   oscontainer?: OsContainer;
+  /** Every container key, `null` when the build has none. */
+  containers: Record<ContainerKey, BuildContainer | null>;
   'ostree-commit'?: string;
   'ostree-version'?: string;
   /** `baseURI` as the file states it (the 2019 pinned copy); not used to resolve paths. */
@@ -98,20 +115,56 @@ export function parseMeta(doc: unknown, url: string): BuildMeta {
     }
   }
 
-  const meta: BuildMeta = { buildid, amis, images, raw: doc };
-  if (doc.oscontainer !== undefined && doc.oscontainer !== null) {
-    const oc = doc.oscontainer;
-    if (!isObject(oc) || typeof oc.image !== 'string' || oc.image === '') {
-      throw new OsimageError(`invalid meta.json at ${url}: missing required field "oscontainer.image"`);
-    }
-    const digest = optString(oc, 'digest', url, 'oscontainer.');
-    meta.oscontainer = digest ? { image: oc.image, digest } : { image: oc.image };
-  }
+  const containers = {} as Record<ContainerKey, BuildContainer | null>;
+  for (const key of CONTAINER_KEYS) containers[key] = parseContainer(doc[key], key, url);
+  const meta: BuildMeta = { buildid, amis, images, containers, raw: doc };
+  const oc = containers.oscontainer;
+  if (oc) meta.oscontainer = oc.digest ? { image: oc.image, digest: oc.digest } : { image: oc.image };
   for (const key of ['ostree-commit', 'ostree-version', 'baseURI'] as const) {
     const v = optString(doc, key, url);
     if (v !== undefined) meta[key] = v;
   }
   return meta;
+}
+
+function parseContainer(v: unknown, key: ContainerKey, url: string): BuildContainer | null {
+  if (v === undefined || v === null) return null;
+  const bad = (why: string) => new OsimageError(`invalid meta.json at ${url}: ${why}`);
+  if (!isObject(v) || typeof v.image !== 'string' || v.image === '') return failMissing(bad, key);
+  const given = optString(v, 'digest', url, `${key}.`) ?? null;
+  const at = v.image.indexOf('@');
+  const image = at === -1 ? v.image : v.image.slice(0, at);
+  const inline = at === -1 ? null : v.image.slice(at + 1);
+  for (const [field, d] of [
+    ['digest', given],
+    ['image', inline],
+  ] as const) {
+    if (d !== null && !isDigest(d)) throw bad(`${key}.${field} has an invalid digest ${JSON.stringify(d)}`);
+  }
+  if (given !== null && inline !== null && given !== inline) {
+    throw bad(`${key} gives two digests that disagree: ${inline} in "image" and ${given} in "digest"`);
+  }
+  const digest = given ?? inline;
+  const manifestListDigest = optString(v, 'manifest-list-digest', url, `${key}.`) ?? null;
+  if (manifestListDigest !== null && !isDigest(manifestListDigest)) {
+    throw bad(`${key}.manifest-list-digest has an invalid digest ${JSON.stringify(manifestListDigest)}`);
+  }
+  const tags = v.tags ?? [];
+  if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')) throw bad(`${key}.tags must be a list of strings`);
+  return { image, digest, manifestListDigest, tags: tags as string[], pullspec: digest ? `${image}@${digest}` : image };
+}
+
+function failMissing(bad: (why: string) => OsimageError, key: string): never {
+  throw bad(`missing required field "${key}.image"`);
+}
+
+/**
+ * A container's pullspec: `image@digest`, or with `manifestList` the manifest list's digest (for multi-arch
+ * payloads); undefined when the build has no manifest list digest for it.
+ */
+export function containerPullspec(c: BuildContainer, opts: { manifestList?: boolean } = {}): string | undefined {
+  if (!opts.manifestList) return c.pullspec;
+  return c.manifestListDigest ? `${c.image}@${c.manifestListDigest}` : undefined;
 }
 
 /** `image@digest` (or the image alone when meta.json gives no digest). */

@@ -1,5 +1,6 @@
-import { FetchError, OsimageError } from '../errors.js';
+import { FetchError, OsimageError, type Warning } from '../errors.js';
 import { fetchJson } from '../http/client.js';
+import { redactUrl } from '../http/redact.js';
 import { assertLegacyArch, newestBuild, parseBuildList, type BuildList } from './builds.js';
 import { closest } from './closest.js';
 import { osContainerPullspec, parseMeta, type BuildMeta } from './meta.js';
@@ -10,12 +11,14 @@ import { buildDirUrl, buildsJsonUrl, metaJsonUrl } from './urls.js';
 export interface ResolvedBuild {
   build: string;
   channel: string;
+  /** As given (with any userinfo: pins keep it); print it through redactUrl. */
   baseUrl: string;
   arch: string;
   /** true when the build came from a pin (flag or env), false when it is the newest. */
   pinned: boolean;
   /** false only with --no-validate (builds.json was not read). */
   validated: boolean;
+  /** buildsUrl, buildDir and metaUrl are for messages and output: any userinfo password is masked. */
   buildsUrl: string;
   layout: 'legacy' | 'v1';
   /** Directory of the build (trailing slash); relative image paths resolve against it. */
@@ -23,7 +26,7 @@ export interface ResolvedBuild {
   metaUrl: string;
   meta: BuildMeta;
   /** Things the user should know that do not stop the answer. */
-  warnings: string[];
+  warnings: Warning[];
 }
 
 /** How many builds an error lists. */
@@ -31,7 +34,7 @@ const LIST_IN_ERRORS = 10;
 
 export async function fetchBuildList(settings: Pick<Settings, 'baseUrl' | 'channel'>): Promise<BuildList> {
   const url = buildsJsonUrl(settings.baseUrl, settings.channel);
-  return parseBuildList(await fetchJson(url), url);
+  return parseBuildList(await fetchJson(url), redactUrl(url));
 }
 
 /** Check a pinned build against builds.json: it must be listed, and (schema 1.x) for this arch. */
@@ -70,7 +73,7 @@ const LEGACY_CHANNELS = new Set(['maipo', 'ootpa']);
  */
 export async function resolveBuild(settings: Settings, opts: { validate?: boolean } = {}): Promise<ResolvedBuild> {
   const validate = opts.validate ?? true;
-  const buildsUrl = buildsJsonUrl(settings.baseUrl, settings.channel);
+  const buildsUrl = redactUrl(buildsJsonUrl(settings.baseUrl, settings.channel));
   const base = { channel: settings.channel, baseUrl: settings.baseUrl, arch: settings.arch, buildsUrl, pinned: settings.build !== '' };
 
   if (!validate && settings.build !== '') {
@@ -80,10 +83,9 @@ export async function resolveBuild(settings: Settings, opts: { validate?: boolea
     for (const layout of order) {
       if (layout === 'legacy' && settings.arch !== 'x86_64') continue;
       const buildDir = buildDirUrl(settings.baseUrl, settings.channel, settings.build, layout, settings.arch);
-      const metaUrl = metaJsonUrl(buildDir);
       try {
-        const meta = parseMeta(await fetchJson(metaUrl), metaUrl);
-        return finish({ ...base, build: settings.build, validated: false, layout, buildDir, metaUrl, meta });
+        const meta = await fetchMeta(buildDir);
+        return finish({ ...base, build: settings.build, validated: false, layout, ...shownUrls(buildDir), meta });
       } catch (err) {
         if (!(err instanceof FetchError && err.status === 404)) throw err;
         lastErr = err;
@@ -95,20 +97,32 @@ export async function resolveBuild(settings: Settings, opts: { validate?: boolea
   const list = await fetchBuildList(settings);
   const build = chooseBuild(list, settings);
   const buildDir = buildDirUrl(settings.baseUrl, settings.channel, build, list.layout, settings.arch);
-  const metaUrl = metaJsonUrl(buildDir);
   let meta: BuildMeta;
   try {
-    meta = parseMeta(await fetchJson(metaUrl), metaUrl);
+    meta = await fetchMeta(buildDir);
   } catch (err) {
     if (err instanceof FetchError) throw new OsimageError(`failed to fetch metadata for build ${build}: ${err.message}`, { cause: err });
     throw err;
   }
-  return finish({ ...base, build, validated: true, layout: list.layout, buildDir, metaUrl, meta });
+  return finish({ ...base, build, validated: true, layout: list.layout, ...shownUrls(buildDir), meta });
+}
+
+/** meta.json of a build directory; errors name it without the userinfo password. */
+async function fetchMeta(buildDir: string): Promise<BuildMeta> {
+  const url = metaJsonUrl(buildDir);
+  return parseMeta(await fetchJson(url), redactUrl(url));
+}
+
+/** The build directory and meta.json as printed. */
+function shownUrls(buildDir: string): { buildDir: string; metaUrl: string } {
+  const shown = redactUrl(buildDir);
+  return { buildDir: shown, metaUrl: metaJsonUrl(shown) };
 }
 
 function finish(r: Omit<ResolvedBuild, 'warnings'>): ResolvedBuild {
-  const warnings: string[] = [];
-  if (r.meta.buildid !== r.build) warnings.push(`${r.metaUrl} says buildid ${r.meta.buildid}, not ${r.build}`);
+  const warnings: Warning[] = [];
+  if (r.meta.buildid !== r.build)
+    warnings.push({ code: 'meta-buildid', message: `${r.metaUrl} says buildid ${r.meta.buildid}, not ${r.build}` });
   return { ...r, warnings };
 }
 

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { UsageError } from '../errors.js';
+import { redactUrl } from '../http/redact.js';
+import { UsageError, type Warning } from '../errors.js';
 import { editDistance } from './closest.js';
 import { env as runEnv } from '../context.js';
 
@@ -69,9 +70,9 @@ export function normalizeBaseUrl(value: string, origin = '--base-url'): string {
       throw new UsageError(`${origin}: invalid base URL ${JSON.stringify(value)}`);
     }
     if (!['http:', 'https:', 'file:'].includes(url.protocol)) {
-      throw new UsageError(`${origin}: unsupported scheme ${url.protocol} in ${value} (use http, https or file)`);
+      throw new UsageError(`${origin}: unsupported scheme ${url.protocol} in ${redactUrl(value)} (use http, https or file)`);
     }
-    if (url.search || url.hash) throw new UsageError(`${origin}: the base URL must not carry a query or fragment: ${value}`);
+    if (url.search || url.hash) throw new UsageError(`${origin}: the base URL must not carry a query or fragment: ${redactUrl(value)}`);
   } else {
     url = pathToFileURL(isAbsolute(v) ? v : resolvePath(v));
   }
@@ -147,9 +148,10 @@ export function findMisspeltPins(names: Iterable<string>): Misspelling[] {
 }
 
 /** Warnings for misspelt pins set (non-empty) in the environment. */
-export function misspeltEnvWarnings(env: NodeJS.ProcessEnv = runEnv()): string[] {
+export function misspeltEnvWarnings(env: NodeJS.ProcessEnv = runEnv()): Warning[] {
   const set = Object.keys(env).filter((k) => env[k] !== undefined && env[k] !== '');
-  return findMisspeltPins(set).map(
-    (m) => `environment variable ${m.name} is set but is not read; did you mean ${m.suggestion}? (osimage reads ${m.suggestion})`,
-  );
+  return findMisspeltPins(set).map((m) => ({
+    code: 'misspelt-pin',
+    message: `environment variable ${m.name} is set but is not read; did you mean ${m.suggestion}? (osimage reads ${m.suggestion})`,
+  }));
 }

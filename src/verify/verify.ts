@@ -2,11 +2,11 @@
  * `verify`: is the OS image the payload ships (the release's `machine-os-content`, or `rhel-coreos`) the
  * bootimage's own OS container? Core only: it resolves, reads and compares, and returns a report.
  */
-import { OsimageError, describe } from '../errors.js';
+import { OsimageError, type Warning, describe } from '../errors.js';
 import { openImage } from '../registry/open.js';
 import { resolveImage } from '../registry/platform.js';
-import type { ImageConfig, SourceOptions } from '../registry/types.js';
-import { loadReleaseInfo, readConfig } from '../release/info.js';
+import type { SourceOptions } from '../registry/types.js';
+import { loadReleaseInfo, readImageConfig } from '../release/info.js';
 import { digestOf } from '../oci/digest.js';
 import { dockerImage, OS_CONTENT_TAG, type ImageStream } from '../oci/image-stream.js';
 import { ANNOTATION_VERSIONS } from '../release/references.js';
@@ -51,7 +51,7 @@ export interface VerifyReport extends Comparison {
   /** Things that do not change the verdict but that the reader should know (an unreachable OS container). */
   notes: string[];
   /** Warnings from resolving the build (meta.json naming another build id). */
-  warnings: string[];
+  warnings: Warning[];
 }
 
 /** RHCOS architectures as image platforms. */
@@ -95,13 +95,7 @@ export async function inspectOsContainer(pullspec: string, opts: SourceOptions, 
   const source = await openImage(pullspec, opts);
   try {
     const resolved = await resolveImage(source, filterByOs);
-    const bytes = await readConfig(source, resolved.manifest.parsed.config);
-    let config: ImageConfig;
-    try {
-      config = JSON.parse(bytes.toString('utf8')) as ImageConfig;
-    } catch {
-      throw new OsimageError(`the image configuration of ${pullspec} is not valid JSON`);
-    }
+    const config = await readImageConfig(source, resolved.manifest.parsed.config);
     return { digest: resolved.list?.digest ?? resolved.manifest.digest, labels: config.config?.Labels ?? {} };
   } finally {
     await source.close();

@@ -1,7 +1,9 @@
 import { execa } from 'execa';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO, osimage, osimageBin, testEnv } from '../helpers/cli.js';
+import { serveFolder } from '../helpers/file-server.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -90,5 +92,20 @@ describe('bin/osimage (the built launcher, as a subprocess)', () => {
       reject: false,
     });
     expect(head).toMatchObject({ stdout: expect.stringMatching(/^Name: /), stderr: '', exitCode: 0 });
+  });
+
+  it('a closed pipe keeps the exit code a run asked for (`builds | true` with a pin that is not listed: exit 1)', async () => {
+    // `builds` prints the list, then the error, then asks for exit 1 without throwing; the closed pipe
+    // ends the process in the launcher, which must still exit 1.
+    // Over HTTP, so that the run still has work (closing its connections) when the EPIPE arrives.
+    const server = await serveFolder(join(REPO, 'test/fixtures/browser'));
+    try {
+      const cmd = `"$OSIMAGE" builds --base-url ${server.url} --build 0.0 | true; echo "exit \${PIPESTATUS[0]}" >&2`;
+      const r = await execa('bash', ['-c', cmd], { cwd: REPO, env: testEnv({ OSIMAGE: BIN }), extendEnv: false, reject: false });
+      expect(r.stderr).toMatch(/^error: no build with name '0\.0'/);
+      expect(r.stderr).toMatch(/\nexit 1$/);
+    } finally {
+      await server.close();
+    }
   });
 });

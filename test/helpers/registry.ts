@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { REGISTRY_BIN, freePort, startRegistryServer, type RegistryServer } from '../../hack/lib/registry-server.mjs';
 import { selfSignedCert } from './tls.js';
 
@@ -303,4 +303,24 @@ export function printLogsOnFailure(get: () => TestRegistry | undefined): void {
       );
     }
   });
+}
+
+/**
+ * A registry for the enclosing describe block: started before its tests, stopped after them, its log printed
+ * when a test fails. The getter returns the running registry.
+ */
+export function useRegistry(opts: StartOptions = {}): () => TestRegistry {
+  let reg: TestRegistry | undefined;
+  printLogsOnFailure(() => reg);
+  beforeAll(async () => {
+    reg = await startRegistry(opts);
+  });
+  afterAll(async () => {
+    await reg?.stop();
+    reg = undefined;
+  });
+  return () => {
+    if (!reg) throw new Error('the registry is not running (useRegistry is used outside its describe block)');
+    return reg;
+  };
 }

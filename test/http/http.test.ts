@@ -6,7 +6,8 @@ import { serveFolder, type FileServer } from '../helpers/file-server.js';
 import { fetchJson } from '../../src/http/fetch.js';
 import { httpClient } from '../../src/http/client.js';
 import { parseRetryAfter, type RetryPolicy } from '../../src/http/retry.js';
-import { osimageBin } from '../helpers/cli.js';
+import { dispatcher } from '../../src/http/dispatcher.js';
+import { osimage } from '../helpers/cli.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/browser', import.meta.url));
 const fast: RetryPolicy = { retries: 3, baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 5_000 };
@@ -174,21 +175,31 @@ describe('proxies from the environment', () => {
       }),
   );
 
-  // A subprocess: undici's proxy agent reads HTTP_PROXY / NO_PROXY from the process's environment.
+  // In-process: the proxy settings come from the run's environment (env()), not the process's.
+  const proxyEnv = (port: number, noProxy: string) => ({
+    HTTP_PROXY: `http://127.0.0.1:${port}`,
+    NO_PROXY: noProxy,
+    http_proxy: undefined,
+    https_proxy: undefined,
+    HTTPS_PROXY: undefined,
+    no_proxy: undefined,
+  });
   it('sends requests through HTTP_PROXY, and not for hosts in NO_PROXY', async () => {
     server.faults.length = 0;
     const port = (proxy.address() as AddressInfo).port;
-    const via = await osimageBin(['resolve', '--base-url', server.url, '-o', 'json'], {
-      env: { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '' },
-    });
+    const via = await osimage(['resolve', '--base-url', server.url, '-o', 'json'], { env: proxyEnv(port, '') });
     expect(via.exitCode).toBe(0);
     const host = new URL(server.url).host;
     expect(proxied.some((p) => p === `CONNECT ${host}` || p === `${server.url}/maipo/builds.json`)).toBe(true);
     const n = proxied.length;
-    const direct = await osimageBin(['resolve', '--base-url', server.url, '-o', 'json'], {
-      env: { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '127.0.0.1' },
-    });
+    const direct = await osimage(['resolve', '--base-url', server.url, '-o', 'json'], { env: proxyEnv(port, '127.0.0.1') });
     expect(direct.exitCode).toBe(0);
     expect(proxied.length).toBe(n);
+  });
+});
+
+describe('dispatcher', () => {
+  it('a missing certificate authority file is said as any missing file of ours', () => {
+    expect(() => dispatcher({ caFile: '/nonexistent/osimage-ca.pem' })).toThrow(/^\/nonexistent\/osimage-ca\.pem: no such file$/);
   });
 });

@@ -90,7 +90,10 @@ describe('policies', () => {
 
   it('a tag and a digest: the digest wins with a warning, or (payload) a refusal', () => {
     expect(parseImageReference(both).warnings).toEqual([
-      `image reference ${both} has both a tag and a digest; using the digest and ignoring the tag "v1"`,
+      {
+        code: 'tag-and-digest',
+        message: `image reference ${both} has both a tag and a digest; using the digest and ignoring the tag "v1"`,
+      },
     ]);
     expect(failure(both, { tagAndDigest: 'refuse' }).message).toMatch(/both a tag and a digest; write <repository>@<digest>/);
   });

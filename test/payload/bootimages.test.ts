@@ -15,6 +15,8 @@ import { SAMPLE_RELEASES } from '../helpers/cli.js';
 import { serveFolder, type FileServer } from '../helpers/file-server.js';
 import { cleanup, read, tempDir } from './helpers.js';
 
+const NO_CONTAINERS = { oscontainer: null, 'base-oscontainer': null, 'extensions-container': null };
+
 let server: FileServer;
 beforeAll(async () => {
   server = await serveFolder(SAMPLE_RELEASES);
@@ -77,6 +79,7 @@ describe('stream metadata from a build served over HTTP', () => {
   it('maps live and metal artifacts to the metal platform', () => {
     const meta = {
       buildid: '1',
+      containers: NO_CONTAINERS,
       amis: {},
       raw: {},
       images: {
@@ -105,7 +108,13 @@ describe('stream metadata from a build served over HTTP', () => {
   it('refuses a build without bootimages', () => {
     expect(() =>
       streamMetadata(
-        { build: '1', channel: 'c', arch: 'x86_64', buildDir: 'https://h/', meta: { buildid: '1', amis: {}, images: {}, raw: {} } },
+        {
+          build: '1',
+          channel: 'c',
+          arch: 'x86_64',
+          buildDir: 'https://h/',
+          meta: { buildid: '1', amis: {}, images: {}, containers: NO_CONTAINERS, raw: {} },
+        },
         { generator: 'g' },
       ),
     ).toThrow(/build 1 \(x86_64\) has no bootimages/);

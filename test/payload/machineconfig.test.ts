@@ -123,7 +123,8 @@ describe('payload merge: osImageURL by policy', () => {
     expect(mergeMachineConfigs(base, 'master', { baseOsImageURL: Z }).osImageURL).toBe(W);
     const r = mergeMachineConfigs(empty, 'master');
     expect(r.osImageURL).toBe('');
-    expect(r.warnings[0]).toMatch(/no MachineConfig for role master sets spec.osImageURL/);
+    expect(r.warnings[0]!.code).toBe('no-os-image-url');
+    expect(r.warnings[0]!.message).toMatch(/no MachineConfig for role master sets spec.osImageURL/);
   });
 
   it('controller-config (2019-03..2022) takes only the ControllerConfig value and needs one', () => {

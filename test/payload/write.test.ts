@@ -144,7 +144,8 @@ describe('payload write: the MCO install/ folder of early 2019 (YAML with commen
     await writeFile(join(dir, CM_FILE), cm.replace(V, W));
     const r = await writePayload({ dir, pullspec: U });
     expect(r.warnings).toHaveLength(1);
-    expect(r.warnings[0]).toContain('disagreed');
+    expect(r.warnings[0]!.code).toBe('osimageurl-disagreed');
+    expect(r.warnings[0]!.message).toContain('disagreed');
     expect(parse(await read(join(dir, CM_FILE))).data.osImageURL).toBe(U);
   });
 });

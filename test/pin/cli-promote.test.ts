@@ -71,6 +71,8 @@ describe('osimage promote', () => {
     expect(r.stdout).toBe(`promoted ${NEWEST_412} in ${script} (was ${OLDER_412}), snapshot in ${meta}`);
     expect(r.stderr).toContain(`tested ${NEWEST_412} on stdout`);
     expect(r.stderr).toContain('and on stderr');
+    // promote always tests the newest build: the note that --latest ignores RHCOS_BUILD_NAME is not its warning.
+    expect(r.stderr).not.toContain('ignoring RHCOS_BUILD_NAME');
     expect(await readFile(script, 'utf8')).toContain(buildLine(NEWEST_412));
     expect(JSON.parse(await readFile(meta, 'utf8')).buildid).toBe(NEWEST_412);
     expect(await exists(`${script}.lock`)).toBe(false);

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { OsimageError, type Warning } from '../../src/errors.js';
 import { openPushTarget } from '../../src/registry/push.js';
+import { RegistryError } from '../../src/registry/errors.js';
 import { MANIFEST_ACCEPT, MAX_MANIFEST_BYTES, openRemote, type RemoteOptions } from '../../src/registry/remote.js';
 import { MEDIA_TYPES, isIndex, type ImageIndex } from '../../src/registry/types.js';
 import { sha256Digest } from '../../src/registry/digest.js';
@@ -108,7 +109,16 @@ describe('push then pull', () => {
 
   test('a missing tag: one request, oc-style "not found" naming the image', async () => {
     const src = await openRemote(`${proxy.host}/ocp/release:nope`, opts());
-    await expect(src.manifest()).rejects.toThrow(new RegExp(`image "${proxy.host}/ocp/release:nope" not found: .*404.*MANIFEST_UNKNOWN`));
+    const err = (await src.manifest().catch((e: unknown) => e)) as RegistryError;
+    expect(err).toBeInstanceOf(RegistryError);
+    expect(err.code).toBe('not-found');
+    // The image is named once: the registry's detail follows the status, with no second `image "…":` prefix.
+    expect(err.message).toMatch(
+      new RegExp(
+        `^image "${proxy.host}/ocp/release:nope" not found: 404 Not Found from http://[^ ]+/v2/ocp/release/manifests/nope: MANIFEST_UNKNOWN`,
+      ),
+    );
+    expect(err.detail).toMatch(/^MANIFEST_UNKNOWN/);
     expect(proxy.matching('GET', manifestPath('nope'))).toHaveLength(1);
   });
 });
@@ -207,8 +217,8 @@ describe('verification', () => {
   });
 
   test('by tag, the body is checked against Docker-Content-Digest; --skip-verification makes it a warning', async () => {
-    // a byte inside the config digest string: still a well-formed manifest, but not the one pushed
-    const at = image.manifest.bytes.indexOf(image.config.desc.digest) + 20;
+    // a byte inside the config's media type: still a well-formed manifest (a flipped digest no longer is), but not the one pushed
+    const at = image.manifest.bytes.indexOf(image.config.desc.mediaType) + 20;
     proxy.fault({ path: manifestPath('4.16.0'), action: { flipAt: at } });
     await expect((await openRemote(ref, opts())).manifest()).rejects.toThrow(
       new RegExp(`expected ${image.manifest.desc.digest}, got sha256:`),

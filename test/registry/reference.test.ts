@@ -72,8 +72,9 @@ describe('parseReference: normalisation', () => {
     expect(r.tag).toBeUndefined();
     expect(r.identifier).toBe(D);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('"4.16"');
-    expect(warnings[0]).toContain('digest');
+    expect(warnings[0]!.code).toBe('tag-and-digest');
+    expect(warnings[0]!.message).toContain('"4.16"');
+    expect(warnings[0]!.message).toContain('digest');
   });
 
   test('pullspecFor-style digests keep the registry as written', () => {

@@ -72,8 +72,11 @@ describe('component versions', () => {
     expect(versions.get('kubectl')?.version).toBe('1.26.1');
     expect(versions.get('kubernetes')?.version).toBe('1.26.1');
     expect(warnings).toEqual([
-      'the referenced image broken had an invalid version annotation: the version pair "nope" must be NAME=VERSION',
-      'multiple versions or display names reported for the following component(s): kubernetes',
+      {
+        code: 'invalid-version-annotation',
+        message: 'the referenced image broken had an invalid version annotation: the version pair "nope" must be NAME=VERSION',
+      },
+      { code: 'multiple-versions', message: 'multiple versions or display names reported for the following component(s): kubernetes' },
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMeta, qemuImage, osContainerPullspec } from '../../src/rhcos/meta.js';
+import { containerPullspec, osContainerPullspec, parseMeta, qemuImage } from '../../src/rhcos/meta.js';
 import { amiForRegion } from '../../src/rhcos/resolve.js';
 
 const URL_ = 'http://h/ootpa/410.8.20190325.0/meta.json';
@@ -82,5 +82,59 @@ describe('meta.json shapes', () => {
   ])('%j is an error naming the field and the URL', (doc, msg) => {
     expect(() => parseMeta(doc, URL_)).toThrow(msg);
     expect(() => parseMeta(doc, URL_)).toThrow(URL_);
+  });
+});
+
+describe('meta.json containers (oscontainer, base-oscontainer, extensions-container)', () => {
+  const d = (c: string) => `sha256:${c.repeat(64)}`;
+  const url = 'https://h/b/meta.json';
+
+  it('reads the digest as a field or inside image, the manifest list digest and tags; absent keys are null', () => {
+    const m = parseMeta(
+      {
+        buildid: '418.94.202605101521-0',
+        oscontainer: { image: 'quay.io/a/os', digest: d('a') },
+        'base-oscontainer': {
+          image: `quay.io/a/base@${d('b')}`,
+          'manifest-list-digest': d('c'),
+          tags: ['4.18-9.4-coreos', '418.94.202605101521-0-coreos'],
+        },
+      },
+      url,
+    );
+    expect(m.containers.oscontainer).toEqual({
+      image: 'quay.io/a/os',
+      digest: d('a'),
+      manifestListDigest: null,
+      tags: [],
+      pullspec: `quay.io/a/os@${d('a')}`,
+    });
+    expect(m.containers['base-oscontainer']).toEqual({
+      image: 'quay.io/a/base',
+      digest: d('b'),
+      manifestListDigest: d('c'),
+      tags: ['4.18-9.4-coreos', '418.94.202605101521-0-coreos'],
+      pullspec: `quay.io/a/base@${d('b')}`,
+    });
+    expect(m.containers['extensions-container']).toBeNull();
+    expect(containerPullspec(m.containers['base-oscontainer']!, { manifestList: true })).toBe(`quay.io/a/base@${d('c')}`);
+    expect(containerPullspec(m.containers.oscontainer!, { manifestList: true })).toBeUndefined();
+    expect(m.oscontainer).toEqual({ image: 'quay.io/a/os', digest: d('a') });
+  });
+
+  it('a digest given both ways that disagrees, a bad digest and bad tags are errors naming meta.json', () => {
+    expect(() => parseMeta({ buildid: 'x', 'extensions-container': { image: `q/e@${d('a')}`, digest: d('b') } }, url)).toThrow(
+      `invalid meta.json at ${url}: extensions-container gives two digests that disagree`,
+    );
+    expect(() => parseMeta({ buildid: 'x', 'extensions-container': { image: `q/e@${d('a')}`, digest: d('a') } }, url)).not.toThrow();
+    expect(() => parseMeta({ buildid: 'x', 'base-oscontainer': { image: 'q/e@sha256:ABC' } }, url)).toThrow(
+      'base-oscontainer.image has an invalid digest',
+    );
+    expect(() => parseMeta({ buildid: 'x', 'base-oscontainer': { image: 'q/e', tags: [1] } }, url)).toThrow(
+      'base-oscontainer.tags must be a list of strings',
+    );
+    expect(() => parseMeta({ buildid: 'x', 'base-oscontainer': { digest: d('a') } }, url)).toThrow(
+      'missing required field "base-oscontainer.image"',
+    );
   });
 });

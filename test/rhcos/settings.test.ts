@@ -81,7 +81,8 @@ describe('misspelt pins', () => {
   it('warns only for set, non-empty variables, naming the right one', () => {
     const w = misspeltEnvWarnings({ RELEASE_BUILD_NAME: '47.245', RHCOS_BUILDNAME: '', PATH: '/bin' });
     expect(w).toHaveLength(1);
-    expect(w[0]).toContain('RELEASE_BUILD_NAME');
-    expect(w[0]).toContain('RHCOS_BUILD_NAME');
+    expect(w[0]!.code).toBe('misspelt-pin');
+    expect(w[0]!.message).toContain('RELEASE_BUILD_NAME');
+    expect(w[0]!.message).toContain('RHCOS_BUILD_NAME');
   });
 });

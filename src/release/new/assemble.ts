@@ -79,19 +79,7 @@ async function readInputs(fromDir: string): Promise<ImageStream> {
     const why = hasCode(err, 'invalid-image-references') ? 'invalid kind/apiVersion' : describe(err);
     throw new OsimageError(`could not parse images: ${file}: ${why}`);
   }
-  checkAnnotations(stream, file);
   return stream;
-}
-
-/** Annotations are strings; YAML turns an unquoted commit id or `true` into something else. */
-function checkAnnotations(stream: ImageStream, file: string): void {
-  for (const t of stream.spec.tags) {
-    for (const [k, v] of Object.entries(t.annotations ?? {})) {
-      if (typeof v !== 'string') {
-        throw new OsimageError(`${file}: tag ${JSON.stringify(t.name)}: annotation ${k} is not a string (${JSON.stringify(v)}); quote it`);
-      }
-    }
-  }
 }
 
 /** Input tags with the mappings applied: an override replaces the pullspec, clears annotations and marks it. */

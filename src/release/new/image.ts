@@ -7,7 +7,7 @@ import { OsimageError } from '../../errors.js';
 import { resolveImage } from '../../registry/platform.js';
 import { MEDIA_TYPES, type Descriptor, type ImageConfig, type ImageSource } from '../../registry/types.js';
 import { buildLayer, jsonBlob, type Blob, type BuiltLayer } from '../build-layer.js';
-import { readConfig } from '../info.js';
+import { readImageConfig } from '../info.js';
 import type { PayloadFile } from './assemble.js';
 
 export const RELEASE_LABEL = 'io.openshift.release';
@@ -37,13 +37,7 @@ export interface BaseImage {
 export async function loadBase(source: ImageSource, filterByOs?: string): Promise<BaseImage> {
   const resolved = await resolveImage(source, filterByOs);
   const m = resolved.manifest.parsed;
-  let config: ImageConfig;
-  try {
-    config = JSON.parse((await readConfig(source, m.config)).toString('utf8')) as ImageConfig;
-  } catch (err) {
-    if (err instanceof OsimageError) throw err;
-    throw new OsimageError(`the image configuration of ${source.name} is not valid JSON`);
-  }
+  const config = await readImageConfig(source, m.config);
   const mt = resolved.manifest.mediaType || m.mediaType || '';
   return { source, digest: resolved.manifest.digest, layers: m.layers, config, docker: mt === MEDIA_TYPES.dockerManifest };
 }
