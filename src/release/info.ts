@@ -70,6 +70,8 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
   const metadataFiles: string[] = [];
   const walk = await walkLayers(source, manifest, {
     folder: RELEASE_FOLDER,
+    // Only these two files' bytes are kept; the others are listed by name, so a large payload costs no memory.
+    wantData: (path) => path === IMAGE_REFERENCES || path === RELEASE_METADATA,
     ...(opts.referencesOnly ? { only: [IMAGE_REFERENCES] } : {}),
     ...(opts.onLayer ? { onLayer: opts.onLayer } : {}),
     ...(opts.onUnsafe ? { onUnsafe: opts.onUnsafe } : {}),
