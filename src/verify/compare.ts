@@ -1,6 +1,5 @@
-// The one place build ids are ordered for a verdict: switch this import to src/rhcos/build-id.ts's compare
-// (stream-aware: across RHEL 9 and 10 there is no newer/older) when it lands.
-import { compareBuildIds } from './build-id.js';
+// The one place build ids are ordered for a verdict (stream-aware: across RHEL 9 and 10 there is no newer/older).
+import { compareBuildIds } from '../rhcos/build-id.js';
 
 /** One side of the comparison: where its OS image is and, when known, which build it is. */
 export interface OsImageSide {
@@ -49,7 +48,7 @@ export function compareOsImages(bootimage: OsImageSide, payload: OsImageSide): C
     };
   }
   const order = bootimage.buildId && payload.buildId ? compareBuildIds(bootimage.buildId, payload.buildId) : undefined;
-  if (order === 0 && payload.nodeImage !== undefined) {
+  if (order === 'same' && payload.nodeImage !== undefined) {
     return {
       verdict: 'consistent',
       consistent: true,
@@ -58,7 +57,7 @@ export function compareOsImages(bootimage: OsImageSide, payload: OsImageSide): C
       meaning: `the payload's node image ${payload.nodeImage} is built on the bootimage's build ${bootimage.buildId}: new nodes boot that OS and only gain the node layer (kubelet, cri-o)`,
     };
   }
-  if (order !== undefined && order < 0) {
+  if (order === 'older') {
     return {
       verdict: 'payload-newer',
       consistent: false,
@@ -67,7 +66,7 @@ export function compareOsImages(bootimage: OsImageSide, payload: OsImageSide): C
       meaning: `the payload is newer: every new node boots ${bootimage.buildId}, then pivots to ${payload.buildId} and reboots on first boot`,
     };
   }
-  if (order !== undefined && order > 0) {
+  if (order === 'newer') {
     return {
       verdict: 'bootimage-newer',
       consistent: false,
@@ -76,7 +75,7 @@ export function compareOsImages(bootimage: OsImageSide, payload: OsImageSide): C
       meaning: `the bootimage is newer: every new node boots ${bootimage.buildId}, then pivots DOWN to ${payload.buildId} (a downgrade) and reboots on first boot`,
     };
   }
-  const same = order === 0 ? ` (both say build ${bootimage.buildId}, yet the digests differ: a rebuilt or re-pushed image)` : '';
+  const same = order === 'same' ? ` (both say build ${bootimage.buildId}, yet the digests differ: a rebuilt or re-pushed image)` : '';
   return {
     verdict: 'different',
     consistent: false,

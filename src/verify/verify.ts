@@ -16,7 +16,7 @@ import { containerKeyForTag, OS_TAG_PREFERENCE, type ContainerKey } from '../oci
 import { ANNOTATION_VERSIONS } from '../release/references.js';
 import { requireOsContainer, resolveBuild, type ResolvedBuild } from '../rhcos/resolve.js';
 import type { Settings } from '../rhcos/settings.js';
-import { buildIdFromLabels, machineOsFromVersions } from './build-id.js';
+import { buildIdFromLabels, machineOsFromVersions } from '../rhcos/build-id.js';
 import { compareOsImages, sameImage, type Comparison, type OsImageSide } from './compare.js';
 import { compareExtensions, extensionsTagFor, type ExtensionsReport } from './extensions.js';
 

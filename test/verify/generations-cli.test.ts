@@ -225,8 +225,11 @@ describe('verify: node images (4.19+)', () => {
     });
   });
 
-  // Needs the stream-aware ordering of src/rhcos/build-id.ts (issue 13 item 6) behind compare.ts.
-  test.todo('a rhel-9 node image against a pinned 10.x build: different, never newer or older');
+  test('a rhel-9 node image against a pinned 10.x build: different, never newer or older', async () => {
+    const r = await verify(release, BASE10, '-o', 'json');
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ verdict: 'different', bootimage: { buildId: BASE10 }, payload: { buildId: BASE9 } });
+  });
 
   test('offline from an oci-archive: the node images are read by digest in the same archive', async () => {
     const r = await osimage([
