@@ -20,7 +20,7 @@ function buildText(side: OsImageSide): string {
 }
 
 const EXTENSIONS_TEXT: Record<ExtensionsVerdict, string> = {
-  consistent: "consistent (the build's own)",
+  consistent: 'consistent with the pinned build',
   drift: "DRIFT (not the build's extensions-container)",
   absent: 'absent',
 };

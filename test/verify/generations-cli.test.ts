@@ -174,7 +174,7 @@ describe('verify: the OS tag by generation', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^consistent: the payload ships the bootimage's OS image$/m);
     expect(r.stdout).toContain(`Payload: ${release} tag rhel-coreos\n`);
-    expect(r.stdout).toMatch(/^Extensions: consistent \(the build's own\), tag rhel-coreos-extensions$/m);
+    expect(r.stdout).toMatch(/^Extensions: consistent with the pinned build, tag rhel-coreos-extensions$/m);
   });
 
   test("extensions that are not the build's: drift, exit 1, while the OS image itself is consistent", async () => {
