@@ -67,6 +67,18 @@ describe('CacheStore', () => {
     expect(left).toEqual([true, false, false, true, true]);
   });
 
+  test('strictly least recently used: an older entry goes even when it alone would still fit', async () => {
+    const store = await newStore();
+    await store.put(key(1), Buffer.alloc(100));
+    await store.put(key(2), Buffer.alloc(3000));
+    await store.put(key(3), Buffer.alloc(1000));
+    for (const n of [1, 2, 3]) await age(store, key(n), n);
+    const size = async (n: number) => (await readFile(store.path(key(n)))).length;
+    const r = await store.prune((await size(3)) + (await size(1)) + 10);
+    expect(r).toMatchObject({ entries: 1, removed: 2 });
+    expect(await store.get(key(1))).toBeUndefined();
+  });
+
   test('a put keeps the cache within its bound, dropping the least recently used', async () => {
     const store = await newStore({ maxBytes: 2500 });
     for (let n = 1; n <= 4; n++) {
