@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import type { CacheStore } from '../cache/store.js';
 import { examples } from './options.js';
 
 interface CacheOptions {
@@ -20,51 +21,60 @@ function size(bytes: number): string {
   return u === 0 ? `${bytes} bytes` : `${n.toFixed(1)} ${units[u]} (${bytes} bytes)`;
 }
 
-async function store(o: CacheOptions) {
+async function store(o: CacheOptions): Promise<CacheStore> {
   const { cacheDir, cacheMaxBytes } = await import('../cache/settings.js');
   const { CacheStore } = await import('../cache/store.js');
   return new CacheStore(cacheDir(o.cacheDir), { maxBytes: cacheMaxBytes(o.maxSize) });
 }
 
+/** A subcommand over the cache folder: its store is opened from --cache-dir (and --max-size), the answer goes to stdout. */
+function subcommand(name: string, description: string, lines: string[], run: (s: CacheStore) => Promise<string>): Command {
+  return new Command(name)
+    .description(description)
+    .option('--cache-dir <dir>', DIR_HELP)
+    .addHelpText('after', examples(lines))
+    .action(async (o: CacheOptions) => {
+      const { out } = await import('../output/terminal.js');
+      out(await run(await store(o)));
+    });
+}
+
 export function command(): Command {
-  const cmd = new Command('cache')
+  const prune = subcommand(
+    'prune',
+    'drop the least recently used entries until the cache fits its bound',
+    ['osimage cache prune', 'osimage cache prune --max-size 0'],
+    async (s) => {
+      const r = await s.prune();
+      return `Removed ${r.removed} entries; ${r.entries} entries, ${size(r.bytes)}, left in ${r.dir}`;
+    },
+  ).option('--max-size <size>', 'the bound: bytes, or a number with K, M, G (default $OSIMAGE_CACHE_MAX_SIZE, else 512M)');
+  return new Command('cache')
     .description(
       'The digest-keyed cache of what release queries read (manifests, image configs, the release-manifests index and small files).',
     )
-    .addHelpText('after', examples(['osimage cache info', 'osimage cache prune --max-size 100M', 'osimage cache clear']));
-  cmd
-    .command('info')
-    .description('print the cache folder, its entry count and size')
-    .option('--cache-dir <dir>', DIR_HELP)
-    .addHelpText('after', examples(['osimage cache info', 'osimage cache info --cache-dir /var/tmp/osimage-cache']))
-    .action(async (o: CacheOptions) => {
-      const { out } = await import('../output/terminal.js');
-      const s = await store(o);
-      const i = await s.info();
-      out(`Folder:   ${i.dir}\nEntries:  ${i.entries}\nSize:     ${size(i.bytes)}\nMax size: ${size(s.maxBytes)}`);
-    });
-  cmd
-    .command('prune')
-    .description('drop the least recently used entries until the cache fits its bound')
-    .option('--cache-dir <dir>', DIR_HELP)
-    .option('--max-size <size>', 'the bound: bytes, or a number with K, M, G (default $OSIMAGE_CACHE_MAX_SIZE, else 512M)')
-    .addHelpText('after', examples(['osimage cache prune', 'osimage cache prune --max-size 0']))
-    .action(async (o: CacheOptions) => {
-      const { out } = await import('../output/terminal.js');
-      const s = await store(o);
-      const r = await s.prune();
-      out(`Removed ${r.removed} entries; ${r.entries} entries, ${size(r.bytes)}, left in ${r.dir}`);
-    });
-  cmd
-    .command('clear')
-    .description('remove every entry')
-    .option('--cache-dir <dir>', DIR_HELP)
-    .addHelpText('after', examples(['osimage cache clear', 'OSIMAGE_CACHE_DIR=/var/tmp/osimage-cache osimage cache clear']))
-    .action(async (o: CacheOptions) => {
-      const { out } = await import('../output/terminal.js');
-      const s = await store(o);
-      await s.clear();
-      out(`Cleared ${s.dir}`);
-    });
-  return cmd;
+    .addHelpText('after', examples(['osimage cache info', 'osimage cache prune --max-size 100M', 'osimage cache clear']))
+    .addCommand(
+      subcommand(
+        'info',
+        'print the cache folder, its entry count and size',
+        ['osimage cache info', 'osimage cache info --cache-dir /var/tmp/osimage-cache'],
+        async (s) => {
+          const i = await s.info();
+          return `Folder:   ${i.dir}\nEntries:  ${i.entries}\nSize:     ${size(i.bytes)}\nMax size: ${size(s.maxBytes)}`;
+        },
+      ),
+    )
+    .addCommand(prune)
+    .addCommand(
+      subcommand(
+        'clear',
+        'remove every entry',
+        ['osimage cache clear', 'OSIMAGE_CACHE_DIR=/var/tmp/osimage-cache osimage cache clear'],
+        async (s) => {
+          await s.clear();
+          return `Cleared ${s.dir}`;
+        },
+      ),
+    );
 }
