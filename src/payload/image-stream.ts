@@ -101,7 +101,8 @@ export function setMachineOsVersion(existing: string, file: string, tag: string,
   const tags = imageStreamFromObject(m.value, { strict: true, source: file }).spec.tags;
   const idx = tags.findIndex((t) => t.name === tag);
   const v = tags[idx]?.annotations?.[BUILD_VERSIONS_ANNOTATION];
-  if (typeof v !== 'string' || !MACHINE_OS.test(v)) throw new PayloadError(`tag ${JSON.stringify(tag)} has no machine-os= build version`, { file });
+  if (typeof v !== 'string' || !MACHINE_OS.test(v))
+    throw new PayloadError(`tag ${JSON.stringify(tag)} has no machine-os= build version`, { file });
   const next = v.replace(MACHINE_OS, (_all, lead: string, key: string) => `${lead}${key}${id}`);
   return setStringAt(m, ['spec', 'tags', idx, 'annotations', BUILD_VERSIONS_ANNOTATION], next);
 }

@@ -56,9 +56,16 @@ export function newOsImageUrlConfigMap(data: Partial<Record<OsImageKey, string>>
     )}\n`;
   }
   const keys = Object.entries(data).flatMap(([k, v]) => [...NEW_COMMENTS[k as OsImageKey], `  ${k}: ${JSON.stringify(v)}`]);
-  return ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', `  name: ${OSIMAGEURL_CONFIGMAP}`, `  namespace: ${MCO_NAMESPACE}`, 'data:', ...keys, ''].join(
-    '\n',
-  );
+  return [
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    `  name: ${OSIMAGEURL_CONFIGMAP}`,
+    `  namespace: ${MCO_NAMESPACE}`,
+    'data:',
+    ...keys,
+    '',
+  ].join('\n');
 }
 
 /** Check that a parsed document is this ConfigMap; returns its `data` (string values only; others are errors). */
@@ -112,7 +119,12 @@ export function setConfigMapKeys(
   document?: number,
 ): ConfigMapEdit {
   if (existing === undefined) {
-    return { text: newOsImageUrlConfigMap(values, file.endsWith('.json') ? 'json' : 'yaml'), changed: true, previous: {}, action: 'created' };
+    return {
+      text: newOsImageUrlConfigMap(values, file.endsWith('.json') ? 'json' : 'yaml'),
+      changed: true,
+      previous: {},
+      action: 'created',
+    };
   }
   let m = parseManifestText(existing, file, document);
   const data = configMapData(m.value, file);

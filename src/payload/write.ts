@@ -15,7 +15,13 @@ import { containerPullspec, type BuildContainer } from '../rhcos/meta.js';
 import { findOsImageUrlConfigMaps, releaseVersionOf, shipsNodeImage, type FoundConfigMap } from './discover.js';
 import { PayloadError } from './errors.js';
 import { planTags, type Generation, type PlannedTag } from './generation.js';
-import { machineOsVersionOf, parseImageStream, setImageReferenceTag, setMachineOsVersion, BUILD_VERSIONS_ANNOTATION } from './image-stream.js';
+import {
+  machineOsVersionOf,
+  parseImageStream,
+  setImageReferenceTag,
+  setMachineOsVersion,
+  BUILD_VERSIONS_ANNOTATION,
+} from './image-stream.js';
 import { configMapData, DEFAULT_CONFIGMAP_FILE, KEY_TAGS, setConfigMapKeys, type OsImageKey } from './osimageurl.js';
 import { requireOsImagePullspec } from './pullspec.js';
 
@@ -151,9 +157,13 @@ function checkFlags(o: PayloadWriteOptions, tags: PlannedTag[], generation: Gene
   }
   if (o.nodeImage) {
     if (tags.some((t) => t.container === 'oscontainer')) {
-      throw new PayloadError(`--node-image: ${refsPath} has machine-os-content, so it is from before 4.19 (node images are 4.19 and later)`);
+      throw new PayloadError(
+        `--node-image: ${refsPath} has machine-os-content, so it is from before 4.19 (node images are 4.19 and later)`,
+      );
     }
-    const missing = tags.filter((t) => explicitValue(t, o) === undefined).map((t) => (t.slot === 'os' ? '--os-image' : '--extensions-image'));
+    const missing = tags
+      .filter((t) => explicitValue(t, o) === undefined)
+      .map((t) => (t.slot === 'os' ? '--os-image' : '--extensions-image'));
     if (missing.length > 0) {
       throw new PayloadError(
         `--node-image needs ${[...new Set(missing)].join(' and ')}: a node image is built FROM the release browser's build, so the build's base image is not it`,
@@ -162,15 +172,22 @@ function checkFlags(o: PayloadWriteOptions, tags: PlannedTag[], generation: Gene
   }
 }
 
-const FLAG_OF: Record<ContainerKey, string> = { oscontainer: '--os-image', 'base-oscontainer': '--os-image', 'extensions-container': '--extensions-image' };
+const FLAG_OF: Record<ContainerKey, string> = {
+  oscontainer: '--os-image',
+  'base-oscontainer': '--os-image',
+  'extensions-container': '--extensions-image',
+};
 
 function buildValue(b: BuildSource, t: PlannedTag, generation: Generation): string {
   const c = b.containers[t.container];
-  const flag = t.slot === 'legacy' || (generation === 'mixed' && t.container === 'oscontainer') ? '--legacy-os-image' : FLAG_OF[t.container];
+  const flag =
+    t.slot === 'legacy' || (generation === 'mixed' && t.container === 'oscontainer') ? '--legacy-os-image' : FLAG_OF[t.container];
   if (!c) throw new PayloadError(`RHCOS build ${b.id} has no "${t.container}" in ${b.metaUrl}: pass ${flag}`);
   const v = containerPullspec(c, { manifestList: b.manifestList ?? false });
   if (v === undefined) {
-    throw new PayloadError(`RHCOS build ${b.id} has no manifest-list-digest for "${t.container}" in ${b.metaUrl}: drop --manifest-list or pass ${flag}`);
+    throw new PayloadError(
+      `RHCOS build ${b.id} has no manifest-list-digest for "${t.container}" in ${b.metaUrl}: drop --manifest-list or pass ${flag}`,
+    );
   }
   return v;
 }
