@@ -1,4 +1,4 @@
-import { compareBuildIds } from './build-id.js';
+import { compareBuildIds } from '../rhcos/build-id.js';
 
 /** One side of the comparison: where its OS image is and, when known, which build it is. */
 export interface OsImageSide {
@@ -35,7 +35,7 @@ export function compareOsImages(bootimage: OsImageSide, payload: OsImageSide): C
     };
   }
   const order = bootimage.buildId && payload.buildId ? compareBuildIds(bootimage.buildId, payload.buildId) : undefined;
-  if (order !== undefined && order < 0) {
+  if (order === 'older') {
     return {
       verdict: 'payload-newer',
       consistent: false,
@@ -44,7 +44,7 @@ export function compareOsImages(bootimage: OsImageSide, payload: OsImageSide): C
       meaning: `the payload is newer: every new node boots ${bootimage.buildId}, then pivots to ${payload.buildId} and reboots on first boot`,
     };
   }
-  if (order !== undefined && order > 0) {
+  if (order === 'newer') {
     return {
       verdict: 'bootimage-newer',
       consistent: false,
@@ -53,7 +53,7 @@ export function compareOsImages(bootimage: OsImageSide, payload: OsImageSide): C
       meaning: `the bootimage is newer: every new node boots ${bootimage.buildId}, then pivots DOWN to ${payload.buildId} (a downgrade) and reboots on first boot`,
     };
   }
-  const same = order === 0 ? ` (both say build ${bootimage.buildId}, yet the digests differ: a rebuilt or re-pushed image)` : '';
+  const same = order === 'same' ? ` (both say build ${bootimage.buildId}, yet the digests differ: a rebuilt or re-pushed image)` : '';
   return {
     verdict: 'different',
     consistent: false,

@@ -12,7 +12,7 @@ import { dockerImage, OS_CONTENT_TAG, type ImageStream } from '../oci/image-stre
 import { ANNOTATION_VERSIONS } from '../release/references.js';
 import { requireOsContainer, resolveBuild, type ResolvedBuild } from '../rhcos/resolve.js';
 import type { Settings } from '../rhcos/settings.js';
-import { buildIdFromLabels, machineOsFromVersions } from './build-id.js';
+import { buildIdFromLabels, machineOsFromVersions } from '../rhcos/build-id.js';
 import { compareOsImages, type Comparison, type OsImageSide } from './compare.js';
 
 export interface VerifyRequest {
