@@ -124,7 +124,7 @@ function writeCommand(): Command {
         const resolved = await resolveBuild(settings);
         resolved.warnings.forEach(warn);
         arch = resolved.arch;
-        return { id: resolved.build, containers: resolved.meta.containers, metaUrl: resolved.metaUrl, manifestList: opts.manifestList };
+        return { build: resolved.build, meta: resolved.meta, metaUrl: resolved.metaUrl, manifestList: opts.manifestList };
       };
       const { writePayload } = await import('../payload/write.js');
       const { writeView } = await import('../output/payload-view.js');

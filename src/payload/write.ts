@@ -11,7 +11,7 @@ import { readTextIfExists, requireDir } from '../files/read.js';
 import type { Warning } from '../errors.js';
 import { IMAGE_REFERENCES, type TagReference } from '../oci/image-stream.js';
 import type { ContainerKey } from '../oci/os-tags.js';
-import { containerPullspec, type BuildContainer } from '../rhcos/meta.js';
+import { containerImageOf, type BuildRef } from '../rhcos/os-image.js';
 import { findOsImageUrlConfigMaps, releaseVersionOf, shipsNodeImage, type FoundConfigMap } from './discover.js';
 import { PayloadError } from './errors.js';
 import { planTags, type Generation, type PlannedTag } from './generation.js';
@@ -26,11 +26,7 @@ import { configMapData, DEFAULT_CONFIGMAP_FILE, KEY_TAGS, setConfigMapKeys, type
 import { requireOsImagePullspec } from './pullspec.js';
 
 /** The build whose containers fill the tags no flag sets (resolved only when one is needed). */
-export interface BuildSource {
-  id: string;
-  containers: Record<ContainerKey, BuildContainer | null>;
-  /** Its meta.json, for messages. */
-  metaUrl: string;
+export interface BuildSource extends BuildRef {
   /** Write manifest list digests (multi-arch payloads). */
   manifestList?: boolean;
 }
@@ -179,16 +175,10 @@ const FLAG_OF: Record<ContainerKey, string> = {
 };
 
 function buildValue(b: BuildSource, t: PlannedTag, generation: Generation): string {
-  const c = b.containers[t.container];
   const flag =
     t.slot === 'legacy' || (generation === 'mixed' && t.container === 'oscontainer') ? '--legacy-os-image' : FLAG_OF[t.container];
-  if (!c) throw new PayloadError(`RHCOS build ${b.id} has no "${t.container}" in ${b.metaUrl}: pass ${flag}`);
-  const v = containerPullspec(c, { manifestList: b.manifestList ?? false });
-  if (v === undefined) {
-    throw new PayloadError(
-      `RHCOS build ${b.id} has no manifest-list-digest for "${t.container}" in ${b.metaUrl}: drop --manifest-list or pass ${flag}`,
-    );
-  }
+  const v = containerImageOf(b, t.container, { manifestList: b.manifestList ?? false });
+  if (v === undefined) throw new PayloadError(`RHCOS build ${b.build} has no "${t.container}" in ${b.metaUrl}: pass ${flag}`);
   return v;
 }
 
@@ -243,7 +233,7 @@ export async function writePayload(opts: PayloadWriteOptions): Promise<PayloadWr
     const old = before.find((b) => b.name === t.tag);
     const previous = old ? machineOsVersionOf(old) : undefined;
     if (previous === undefined) continue;
-    const id = t.source === 'build' ? build!.id : opts.buildId;
+    const id = t.source === 'build' ? build!.build : opts.buildId;
     if (id === undefined) {
       if (t.previous === t.pullspec) continue; // the image did not change, so neither does its build
       throw new PayloadError(
@@ -285,7 +275,7 @@ export async function writePayload(opts: PayloadWriteOptions): Promise<PayloadWr
     generation: plan.generation,
     stream: plan.stream,
     pullspec: tags[0]!.pullspec,
-    build: build?.id,
+    build: build?.build,
     tags,
     keys,
     buildVersions,

@@ -38,7 +38,7 @@ export function buildSource(
   opts: { manifestList?: boolean } = {},
 ): BuildSource {
   const metaUrl = `file:///browser/${id}/meta.json`;
-  return { id, containers: parseMeta(metaJson(id, keys), metaUrl).containers, metaUrl, ...opts };
+  return { build: id, meta: parseMeta(metaJson(id, keys), metaUrl), metaUrl, ...opts };
 }
 
 /** A release browser on disk: `<channel>/builds.json` and `<channel>/<id>/x86_64/meta.json` for each build. */
