@@ -3,7 +3,15 @@ import { setExitCode } from '../context.js';
 import { UsageError } from '../errors.js';
 import { checkConflicts, pinsFile, type FlagRule } from './conflicts.js';
 import { readImages } from './open-image.js';
-import { addSettingsOptions, examples, noteIgnoredEnvPins, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
+import {
+  addSettingsOptions,
+  examples,
+  noteIgnoredEnvPins,
+  osStreamOption,
+  outputOption,
+  settingsFrom,
+  type SettingsOptionValues,
+} from './options.js';
 import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
 
 interface VerifyOptions extends SettingsOptionValues, RegistryOptionValues {
@@ -13,6 +21,7 @@ interface VerifyOptions extends SettingsOptionValues, RegistryOptionValues {
   write?: string;
   tag: string;
   output: 'text' | 'json';
+  osStream?: string;
 }
 
 const VERIFY_CONFLICTS: FlagRule[] = [
@@ -29,6 +38,8 @@ The bootimage:
   \`pin --check\` reads it: the environment is ignored, --base-url may point at a mirror and --arch picks
   the architecture. Without --pins, the build the usual settings name (flags, then RHCOS_* env, then
   defaults; no build means the newest). Its OS container is meta.json's "oscontainer".
+  With --os-stream NAME the pins read are that OS stream's (rhel-10 → RHCOS_RHEL_10_BUILD_NAME,
+  RHCOS_RHEL_10_DEFAULT_CHANNEL, RHCOS_RHEL_10_BASE_URL), in FILE or in the environment.
 
 The payload:
   The release image's --tag (machine-os-content; rhel-coreos for 4.12+ payloads). Its build id comes
@@ -50,6 +61,9 @@ export function command(): Command {
     .option('--pins <file>', 'read the pinned build from this release script (e.g. hack/release.sh)')
     .addOption(new Option('--write <file>', 'old name of --pins').hideHelp())
     .option('--tag <name>', 'the payload tag of the OS image', 'machine-os-content')
+    .addOption(
+      osStreamOption('the OS stream whose pins to read: rhel-10 → RHCOS_RHEL_10_BUILD_NAME, … (in --pins FILE, else the environment)'),
+    )
     .addOption(outputOption(['text', 'json'], 'text'))
     .addHelpText('after', HELP)
     .addHelpText(
@@ -58,6 +72,7 @@ export function command(): Command {
         'osimage verify --pins hack/release.sh --release quay.io/openshift-release-dev/ocp-release:4.13.1-x86_64',
         'osimage verify --build 412.86.202301250001-0 --channel rhcos-4.12 --release oci-archive:release.tar -o json',
         'osimage verify --pins hack/release.sh --tag rhel-coreos --release REGISTRY/ocp/release:4.16.0 -a pull-secret.json',
+        'osimage verify --pins hack/release.sh --os-stream rhel-10 --tag rhel-coreos-10 --release REGISTRY/ocp/release:4.22.0',
       ]),
     )
     .action(async (o: VerifyOptions) => {
@@ -68,9 +83,9 @@ export function command(): Command {
       let settings;
       let pinnedIn: string | undefined;
       if (pins !== undefined) {
-        noteIgnoredEnvPins('--pins', pins);
+        noteIgnoredEnvPins('--pins', pins, o.osStream);
         const { settingsFromPinsFile } = await import('../verify/pins.js');
-        const pinned = await settingsFromPinsFile(pins, { baseUrl: o.baseUrl, arch: o.arch });
+        const pinned = await settingsFromPinsFile(pins, { baseUrl: o.baseUrl, arch: o.arch, osStream: o.osStream });
         settings = pinned.settings;
         pinnedIn = pinned.buildPin;
       } else {
