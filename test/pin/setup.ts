@@ -1,6 +1,7 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import { SAMPLE_RELEASES, REPO } from '../helpers/cli.js';
 import { serveFolder, type FileServer } from '../helpers/file-server.js';
 
@@ -45,6 +46,17 @@ export interface ScriptSandbox {
   script: string;
   meta: string;
   original: string;
+}
+
+/** A fresh ScriptSandbox for each test of the file (closed after it), after `prepare` ran on it. */
+export function eachScriptSandbox(prepare?: (s: ScriptSandbox) => Promise<void>): ScriptSandbox {
+  const current = {} as ScriptSandbox;
+  beforeEach(async () => {
+    Object.assign(current, await scriptSandbox());
+    await prepare?.(current);
+  });
+  afterEach(async () => current.sb.close());
+  return current;
 }
 
 export async function scriptSandbox(): Promise<ScriptSandbox> {
