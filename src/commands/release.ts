@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { OsimageError, UsageError } from '../errors.js';
 import { checkConflicts, type FlagRule } from './conflicts.js';
 import { readImages } from './open-image.js';
-import { examples } from './options.js';
+import { examples, outputOption } from './options.js';
 import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
 import { newCommand } from './release-new.js';
 
@@ -154,6 +154,43 @@ function extractCommand(): Command {
     });
 }
 
+interface OsStreamsOptions extends RegistryOptionValues {
+  output: 'text' | 'json';
+}
+
+function osStreamsCommand(): Command {
+  return addRegistryOptions(new Command('os-streams'))
+    .description(
+      `List the OS image streams a release ships (rhel-9, rhel-10, centos-10), found as the machine-config-operator finds them: candidate tags, then each image's labels.\n${REFERENCE_HELP}`,
+    )
+    .argument('<image>', 'the release image')
+    .addOption(outputOption(['text', 'json'], 'text'))
+    .addHelpText(
+      'after',
+      examples([
+        'osimage release os-streams quay.io/openshift-release-dev/ocp-release:4.21.0-x86_64',
+        'osimage release os-streams oci-archive:release.tar -o json',
+        'osimage release os-streams -a ~/pull-secret.json --filter-by-os linux/arm64 REGISTRY/ocp/release:4.21.0-multi',
+      ]),
+    )
+    .action(async (image: string, o: OsStreamsOptions) => {
+      const { loadReleaseInfo } = await import('../release/info.js');
+      const { releaseOsStreams } = await import('../release/os-image-config.js');
+      const view = await import('../output/os-streams-view.js');
+      const { out } = await import('../output/terminal.js');
+      const found = await readImages(o, async (open, opts) => {
+        const info = await loadReleaseInfo(image, await open(image), { ...filterOf(o), referencesOnly: true });
+        return releaseOsStreams(image, info.references, opts, o.filterByOs);
+      });
+      if (o.output === 'json') {
+        const { json } = await import('../output/format.js');
+        out(json(view.osStreamsJson(found)));
+        return;
+      }
+      out(view.renderOsStreams(found));
+    });
+}
+
 /** `--filter-by-os` as the release readers take it. */
 function filterOf(o: RegistryOptionValues): { filterByOs?: string } {
   return o.filterByOs !== undefined ? { filterByOs: o.filterByOs } : {};
@@ -161,9 +198,10 @@ function filterOf(o: RegistryOptionValues): { filterByOs?: string } {
 
 export function command(): Command {
   return new Command('release')
-    .description('Release payload images: info, extract, new.')
+    .description('Release payload images: info, extract, os-streams, new.')
     .addCommand(infoCommand())
     .addCommand(extractCommand())
+    .addCommand(osStreamsCommand())
     .addCommand(newCommand())
     .addHelpText(
       'after',

@@ -1,10 +1,13 @@
 import { Command } from 'commander';
+import type { ResolveFormat } from '../output/resolve-view.js';
+import { checkConflicts } from './conflicts.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
 
 interface ResolveOptions extends SettingsOptionValues {
   region?: string;
   validate: boolean;
-  output: 'text' | 'json' | 'env' | 'oscontainer';
+  manifestList?: boolean;
+  output: ResolveFormat;
 }
 
 export function command(): Command {
@@ -12,7 +15,8 @@ export function command(): Command {
     .description('Resolve an RHCOS build (pinned, or the newest) against the release browser and print its images.')
     .option('--region <region>', 'print only the AMI of this AWS region (exit 1 when the build has none)')
     .option('--no-validate', 'do not check a pinned build against builds.json; fetch its meta.json directly')
-    .addOption(outputOption(['text', 'json', 'env', 'oscontainer'], 'text'))
+    .option('--manifest-list', 'print the OS image and the containers by their manifest list digest (multi-arch payloads)')
+    .addOption(outputOption(['text', 'json', 'env', 'oscontainer', 'os-image'], 'text'))
     .addHelpText(
       'after',
       examples([
@@ -21,15 +25,25 @@ export function command(): Command {
         'osimage resolve --channel rhcos-4.12 --arch aarch64 --region us-east-1',
         'osimage resolve --base-url ./hack/sample/releases -o env > pins.env',
         'os_image=$(osimage resolve -o oscontainer)                  # image@digest, for scripts',
+        'osimage resolve --channel 4.18-9.4/builds -o os-image       # the primary OS image: base-oscontainer, else oscontainer',
+        'osimage resolve --channel rhel-10.2/builds -o os-image --manifest-list   # by manifest list digest',
       ]),
     )
     .action(async (opts: ResolveOptions) => {
+      checkConflicts(opts, [
+        {
+          rule: 'excludes',
+          flags: ['manifestList', 'output'],
+          allowed: { output: ['text', 'json', 'env', 'os-image'] },
+          message: '--manifest-list does not apply to -o oscontainer (it is always image@digest): use -o os-image or -o json',
+        },
+      ]);
       const settings = settingsFrom(opts);
       const { resolveBuild } = await import('../rhcos/resolve.js');
       const view = await import('../output/resolve-view.js');
       const { out, warn } = await import('../output/terminal.js');
       const resolved = await resolveBuild(settings, { validate: opts.validate });
       resolved.warnings.forEach(warn);
-      out(view.render(resolved, opts.output, opts.region));
+      out(view.render(resolved, opts.output, { region: opts.region, manifestList: opts.manifestList === true }));
     });
 }

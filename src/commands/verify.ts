@@ -19,9 +19,9 @@ interface VerifyOptions extends SettingsOptionValues, RegistryOptionValues {
   pins?: string;
   /** The old name of --pins, kept as a hidden alias. */
   write?: string;
-  tag: string;
-  output: 'text' | 'json';
+  tag?: string;
   osStream?: string;
+  output: 'text' | 'json';
 }
 
 const VERIFY_CONFLICTS: FlagRule[] = [
@@ -30,6 +30,7 @@ const VERIFY_CONFLICTS: FlagRule[] = [
     flags: ['pins', 'build', 'channel'],
     message: '--pins reads the build and channel from FILE; --build and --channel cannot be used with it',
   },
+  { rule: 'at-most-one', flags: ['tag', 'osStream'], message: '--tag and --os-stream may not both be specified' },
 ];
 
 const HELP = `
@@ -37,14 +38,25 @@ The bootimage:
   With --pins FILE, the build pinned in FILE (a release script such as hack/release.sh), read as
   \`pin --check\` reads it: the environment is ignored, --base-url may point at a mirror and --arch picks
   the architecture. Without --pins, the build the usual settings name (flags, then RHCOS_* env, then
-  defaults; no build means the newest). Its OS container is meta.json's "oscontainer".
+  defaults; no build means the newest). Its OS container is the meta.json container the payload tag
+  pairs with: "oscontainer" for machine-os-content, "base-oscontainer" for rhel-coreos, rhel-coreos-8
+  and an OS stream's tag (a build without it is compared by its "oscontainer", with a note).
   With --os-stream NAME the pins read are that OS stream's (rhel-10 → RHCOS_RHEL_10_BUILD_NAME,
-  RHCOS_RHEL_10_DEFAULT_CHANNEL, RHCOS_RHEL_10_BASE_URL), in FILE or in the environment.
+  RHCOS_RHEL_10_DEFAULT_CHANNEL, RHCOS_RHEL_10_BASE_URL), in FILE or in the environment; the default
+  stream's pins (RHCOS_*) are read without --os-stream.
 
 The payload:
-  The release image's --tag (machine-os-content; rhel-coreos for 4.12+ payloads). Its build id comes
-  from the tag's io.openshift.build.versions annotation (machine-os=<id>), else from the OS container's
-  own labels, read from its registry; when that cannot be reached the build id is "unknown".
+  Without --tag, the first OS tag the payload has: rhel-coreos, rhel-coreos-8, machine-os-content.
+  --tag NAME reads exactly that tag; --os-stream NAME the OS image of that OS image stream (found as
+  \`release os-streams\` finds it). Its build id comes from the tag's io.openshift.build.versions
+  annotation (machine-os=<id>), else from the OS container's own labels, read from its registry (from the
+  release's own layout for oci:/oci-archive:); when that cannot be reached the build id is "unknown".
+  A node image (4.19+, label coreos.build.manifest-list-tag) is judged by its base build
+  (org.opencontainers.image.version): the pinned build → consistent.
+
+Extensions:
+  The payload's extensions tag (rhel-coreos-extensions, the stream's) against meta.json's
+  "extensions-container": consistent, drift (exit 1) or absent (either side has none).
 
 Verdict (exit status):
   consistent (0)       the same digest, whatever the repository: new nodes boot straight into it.
@@ -60,9 +72,14 @@ export function command(): Command {
     .requiredOption('--release <image>', 'the release image: a registry reference, oci:DIR[:TAG] or oci-archive:FILE[:TAG]')
     .option('--pins <file>', 'read the pinned build from this release script (e.g. hack/release.sh)')
     .addOption(new Option('--write <file>', 'old name of --pins').hideHelp())
-    .option('--tag <name>', 'the payload tag of the OS image', 'machine-os-content')
+    .option(
+      '--tag <name>',
+      'the payload tag of the OS image (default: rhel-coreos, rhel-coreos-8 or machine-os-content, the first there is)',
+    )
     .addOption(
-      osStreamOption('the OS stream whose pins to read: rhel-10 → RHCOS_RHEL_10_BUILD_NAME, … (in --pins FILE, else the environment)'),
+      osStreamOption(
+        "verify this OS image stream's OS image (rhel-9, rhel-10; see `release os-streams`), against that stream's pins (rhel-10 → RHCOS_RHEL_10_BUILD_NAME, …)",
+      ),
     )
     .addOption(outputOption(['text', 'json'], 'text'))
     .addHelpText('after', HELP)
@@ -72,13 +89,14 @@ export function command(): Command {
         'osimage verify --pins hack/release.sh --release quay.io/openshift-release-dev/ocp-release:4.13.1-x86_64',
         'osimage verify --build 412.86.202301250001-0 --channel rhcos-4.12 --release oci-archive:release.tar -o json',
         'osimage verify --pins hack/release.sh --tag rhel-coreos --release REGISTRY/ocp/release:4.16.0 -a pull-secret.json',
-        'osimage verify --pins hack/release.sh --os-stream rhel-10 --tag rhel-coreos-10 --release REGISTRY/ocp/release:4.22.0',
+        'osimage verify --pins hack/release.sh --os-stream rhel-10 --release quay.io/openshift-release-dev/ocp-release:4.21.0-x86_64',
       ]),
     )
     .action(async (o: VerifyOptions) => {
       const pins = pinsFile(o);
       checkConflicts({ ...o, pins }, VERIFY_CONFLICTS);
       if (o.tag === '') throw new UsageError('--tag: the tag name is empty');
+      if (o.osStream === '') throw new UsageError('--os-stream: the stream name is empty');
       const term = await import('../output/terminal.js');
       let settings;
       let pinnedIn: string | undefined;
@@ -94,7 +112,7 @@ export function command(): Command {
       const { verify } = await import('../verify/verify.js');
       const view = await import('../output/verify-view.js');
       const report = await readImages(o, (_open, sourceOptions) =>
-        verify({ release: o.release, tag: o.tag, settings, pinnedIn, sourceOptions, filterByOs: o.filterByOs }),
+        verify({ release: o.release, tag: o.tag, osStream: o.osStream, settings, pinnedIn, sourceOptions, filterByOs: o.filterByOs }),
       );
       report.warnings.forEach(term.warn);
       if (o.output === 'json') {

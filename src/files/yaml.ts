@@ -80,6 +80,9 @@ export function yamlValue(doc: Document.Parsed, text: string, file: string): unk
     throw yamlError(file, text, undefined, reason(err), err);
   }
   if (bad) throw yamlError(file, text, bad.offset, bad.why);
+  // A collection used as a map key (`image: {{.ReleaseImage}}`, a Go template) is stringified; the `yaml` package
+  // would say so with process.emitWarning, which Node prints as `(node:PID) Warning: …` outside our output.
+  doc.options.logLevel = 'error';
   try {
     return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (err) {

@@ -1,5 +1,6 @@
 /** `release info --changes-from OLD NEW` views: text, and the documented `-o json` object. */
-import type { ImageChange, ReleaseDiff } from '../release/diff.js';
+import type { ImageChange, MachineOsChange, ReleaseDiff } from '../release/diff.js';
+import { DEFAULT_STREAM, versionLabel } from '../release/references.js';
 import { escapeText } from './escape.js';
 import { tabwrite } from './release-view.js';
 
@@ -11,17 +12,21 @@ function changeNote(c: ImageChange): string {
   return c.rebuilt ? 'rebuilt (same commit)' : '';
 }
 
+function machineOsLine(title: string, os: MachineOsChange): string {
+  return os.changed ? `${title}: ${os.from ?? NONE} -> ${os.to ?? NONE}\n` : `${title}: ${os.to ?? NONE} (unchanged)\n`;
+}
+
 export function renderDiff(d: ReleaseDiff): string {
   let t = `Changes from ${d.from.name || d.from.image} to ${d.to.name || d.to.image}\n`;
   t += tabwrite(`  From:\t${d.from.image}\t${d.from.digest}\n  To:\t${d.to.image}\t${d.to.digest}\n`);
   t += '\n';
-  const os = d.machineOs;
-  if (os.changed) t += `Machine OS: ${os.from ?? NONE} -> ${os.to ?? NONE}\n`;
-  else t += `Machine OS: ${os.to ?? NONE} (unchanged)\n`;
+  t += machineOsLine('Machine OS', d.machineOs);
+  for (const s of d.machineOsStreams) t += machineOsLine(`Machine OS (${s.stream})`, s);
 
   if (d.components.length > 0) {
     let c = '\nComponent Versions:\n';
-    for (const v of d.components) c += `  ${v.component}\t${v.from ?? NONE}\t->\t${v.to ?? NONE}\t${v.displayName}\n`;
+    for (const v of d.components)
+      c += `  ${versionLabel(v.component, v.stream ?? DEFAULT_STREAM)}\t${v.from ?? NONE}\t->\t${v.to ?? NONE}\t${v.displayName}\n`;
     t += tabwrite(c).replace(/ +$/gm, '');
   } else {
     t += '\nComponent Versions: unchanged\n';
@@ -54,8 +59,9 @@ export function renderDiff(d: ReleaseDiff): string {
  * {
  *   "from": { "image", "name", "digest" },
  *   "to":   { "image", "name", "digest" },
- *   "machineOs": { "from": string|null, "to": string|null, "changed": boolean },
- *   "components": [ { "component", "displayName", "from": string|null, "to": string|null } ],
+ *   "machineOs": { "from": string|null, "to": string|null, "changed": boolean },   (the default OS stream)
+ *   "machineOsStreams": [ { "stream": "rhel-10", "from", "to", "changed" } ],       (the other OS streams)
+ *   "components": [ { "component", "stream": string|null, "displayName", "from": string|null, "to": string|null } ],
  *   "images": {
  *     "added":   [ { "name", "pullspec", "digest": string|null } ],
  *     "removed": [ { "name", "pullspec", "digest": string|null } ],

@@ -5,7 +5,7 @@
 import { createdString, type ReleaseInfo } from '../release/info.js';
 import { digestOf } from '../oci/digest.js';
 import { dockerImage } from '../oci/image-stream.js';
-import { ANNOTATION_COMMIT, ANNOTATION_SOURCE_LOCATION, sortSemver } from '../release/references.js';
+import { ANNOTATION_COMMIT, ANNOTATION_SOURCE_LOCATION, sortSemver, streamVersionList, versionLabel } from '../release/references.js';
 import { escapeControls } from './escape.js';
 
 /**
@@ -101,9 +101,10 @@ export function renderInfo(r: ReleaseInfo, view: ImagesView = 'digest'): string 
       .sort();
     t += tabwrite(`  Metadata:\n${keys.map((k) => `    ${k}:\t${goValue(md[k])}\n`).join('')}`);
   }
-  if (r.componentVersions.size > 0) {
+  const versions = streamVersionList(r.componentVersions, r.streamVersions);
+  if (versions.length > 0) {
     t += '\nComponent Versions:\n';
-    for (const [k, v] of [...r.componentVersions].sort(([a], [b]) => (a < b ? -1 : 1))) t += `  ${k}\t${v.version}\t${v.displayName}\n`;
+    for (const v of versions) t += `  ${versionLabel(v.component, v.stream)}\t${v.version}\t${v.displayName}\n`;
   }
   const tags = (r.references.spec.tags ?? []).filter((tag) => dockerImage(tag));
   let images = '\nImages:\n';
@@ -137,6 +138,8 @@ export function renderInfo(r: ReleaseInfo, view: ImagesView = 'digest'): string 
   return tabwrite(t);
 }
 
+type DisplayVersion = { Version: string; DisplayName: string };
+
 /** The documented `release info -o json` object. */
 export interface ReleaseInfoJson {
   image: string;
@@ -150,7 +153,10 @@ export interface ReleaseInfoJson {
   metadata: unknown;
   references: unknown;
   versions: Record<string, string>;
-  displayVersions: Record<string, { Version: string; DisplayName: string }>;
+  /** The default OS stream's versions (all of them with one stream), as oc writes them. */
+  displayVersions: Record<string, DisplayVersion>;
+  /** The other OS streams' versions, `{"rhel-10": {"machine-os": {Version, DisplayName}}}`; `{}` with one stream. */
+  streamDisplayVersions: Record<string, Record<string, DisplayVersion>>;
   manifests: string[];
   metadataFiles: string[];
   images: null;
@@ -163,6 +169,10 @@ export function toJson(r: ReleaseInfo): ReleaseInfoJson {
   for (const [k, v] of [...r.componentVersions].sort(([a], [b]) => (a < b ? -1 : 1))) {
     versions[k] = v.version;
     displayVersions[k] = { Version: v.version, DisplayName: v.displayName };
+  }
+  const streamDisplayVersions: ReleaseInfoJson['streamDisplayVersions'] = {};
+  for (const [stream, vs] of r.streamVersions) {
+    streamDisplayVersions[stream] = Object.fromEntries([...vs].map(([k, v]) => [k, { Version: v.version, DisplayName: v.displayName }]));
   }
   return {
     image: r.image,
@@ -177,6 +187,7 @@ export function toJson(r: ReleaseInfo): ReleaseInfoJson {
     references: r.references,
     versions,
     displayVersions,
+    streamDisplayVersions,
     manifests: r.manifests,
     metadataFiles: r.metadataFiles,
     images: null,

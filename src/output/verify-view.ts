@@ -1,5 +1,6 @@
 /** `verify` views: a short text report, and the documented `-o json` object. */
 import type { OsImageSide, Verdict } from '../verify/compare.js';
+import type { ExtensionsVerdict } from '../verify/extensions.js';
 import type { VerifyReport } from '../verify/verify.js';
 import { escapeText } from './escape.js';
 import { keyValues } from './format.js';
@@ -14,8 +15,15 @@ const VERDICT_LINE: Record<Verdict, string> = {
 
 function buildText(side: OsImageSide): string {
   if (side.buildId === undefined) return 'unknown';
+  if (side.buildIdSource === 'node-image') return `${side.buildId} (the node image's base, from its labels)`;
   return side.buildIdSource ? `${side.buildId} (from ${side.buildIdSource})` : side.buildId;
 }
+
+const EXTENSIONS_TEXT: Record<ExtensionsVerdict, string> = {
+  consistent: 'consistent with the pinned build',
+  drift: "DRIFT (not the build's extensions-container)",
+  absent: 'absent',
+};
 
 export function renderVerify(r: VerifyReport): string {
   const pinned = r.build.pinnedIn ? ` (pinned in ${r.build.pinnedIn})` : '';
@@ -27,14 +35,19 @@ export function renderVerify(r: VerifyReport): string {
       ['  OS container', r.bootimage.pullspec],
       ['  Build', buildText(r.bootimage)],
     ]),
-    `Payload: ${r.release} tag ${r.tag}`,
+    `Payload: ${r.release} tag ${r.tag}${r.osStream !== undefined ? ` (OS stream ${r.osStream})` : ''}`,
     keyValues([
       ['  OS container', r.payload.pullspec],
+      ['  Node image', r.payload.nodeImage],
       ['  Build', buildText(r.payload)],
     ]),
-    '',
-    `Meaning: ${r.meaning}`,
   ];
+  // The extensions line belongs to layered payloads; machine-os-content had no extensions image.
+  if (r.containerKey !== 'oscontainer') {
+    const e = r.extensions;
+    lines.push(`Extensions: ${EXTENSIONS_TEXT[e.verdict]}${e.tag !== undefined && e.payload !== undefined ? `, tag ${e.tag}` : ''}`);
+  }
+  lines.push('', `Meaning: ${r.meaning}`);
   for (const n of r.notes) lines.push(`Note: ${n}`);
   return escapeText(`${lines.join('\n')}\n`);
 }
@@ -43,13 +56,15 @@ export function renderVerify(r: VerifyReport): string {
  * The stable `verify -o json` object. Unknown values are null, never absent.
  *
  * {
- *   "consistent": boolean,
+ *   "consistent": boolean,          (the OS verdict is consistent and the extensions do not drift)
  *   "verdict": "consistent" | "payload-newer" | "bootimage-newer" | "different",
  *   "meaning": string,
- *   "release": { "image": string, "digest": string, "tag": string },
- *   "bootimage": { "pullspec", "digest", "buildId", "buildIdSource",
+ *   "release": { "image": string, "digest": string, "tag": string, "osStream": string | null },
+ *   "bootimage": { "pullspec", "digest", "buildId", "buildIdSource", "container",
  *                  "build", "channel", "arch", "baseUrl", "metaUrl", "pinnedIn" },
  *   "payload": { "pullspec", "digest", "buildId", "buildIdSource" },
+ *   "nodeImage": string | null,     (a 4.19+ node image's coreos.build.manifest-list-tag)
+ *   "extensions": { "verdict": "consistent" | "drift" | "absent", "tag", "payload", "bootimage" },
  *   "notes": string[]
  * }
  */
@@ -59,18 +74,36 @@ export interface VerifySideJson {
   buildId: string | null;
   /**
    * `meta.json` (the bootimage's build), `annotation` (the tag's io.openshift.build.versions machine-os=),
-   * `labels` (the OS container's config labels), `digest` (the payload's digest is the bootimage's).
+   * `labels` (the OS container's config labels), `digest` (the payload's digest is the bootimage's),
+   * `node-image` (a node image's base build, label org.opencontainers.image.version).
    */
   buildIdSource: string | null;
+}
+
+export interface ExtensionsJson {
+  verdict: ExtensionsVerdict;
+  tag: string | null;
+  payload: string | null;
+  bootimage: string | null;
 }
 
 export interface VerifyJson {
   consistent: boolean;
   verdict: Verdict;
   meaning: string;
-  release: { image: string; digest: string; tag: string };
-  bootimage: VerifySideJson & { build: string; channel: string; arch: string; baseUrl: string; metaUrl: string; pinnedIn: string | null };
+  release: { image: string; digest: string; tag: string; osStream: string | null };
+  bootimage: VerifySideJson & {
+    container: string;
+    build: string;
+    channel: string;
+    arch: string;
+    baseUrl: string;
+    metaUrl: string;
+    pinnedIn: string | null;
+  };
   payload: VerifySideJson;
+  nodeImage: string | null;
+  extensions: ExtensionsJson;
   notes: string[];
 }
 
@@ -83,9 +116,10 @@ export function verifyJson(r: VerifyReport): VerifyJson {
     consistent: r.consistent,
     verdict: r.verdict,
     meaning: r.meaning,
-    release: { image: r.release, digest: r.releaseDigest, tag: r.tag },
+    release: { image: r.release, digest: r.releaseDigest, tag: r.tag, osStream: r.osStream ?? null },
     bootimage: {
       ...side(r.bootimage),
+      container: r.containerKey,
       build: r.build.build,
       channel: r.build.channel,
       arch: r.build.arch,
@@ -94,6 +128,13 @@ export function verifyJson(r: VerifyReport): VerifyJson {
       pinnedIn: r.build.pinnedIn ?? null,
     },
     payload: side(r.payload),
+    nodeImage: r.payload.nodeImage ?? null,
+    extensions: {
+      verdict: r.extensions.verdict,
+      tag: r.extensions.tag ?? null,
+      payload: r.extensions.payload ?? null,
+      bootimage: r.extensions.bootimage ?? null,
+    },
     notes: r.notes,
   };
 }

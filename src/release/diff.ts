@@ -1,11 +1,11 @@
 /**
- * What changed between two releases (`release info --changes-from OLD NEW`): the machine-os version,
- * component versions, and the images added, removed and changed. Pure: two ReleaseInfo in, a diff out.
+ * What changed between two releases (`release info --changes-from OLD NEW`): the machine-os version (of each
+ * OS stream), component versions, and the images added, removed and changed. Pure: two ReleaseInfo in, a diff out.
  */
 import type { ReleaseInfo } from './info.js';
 import { digestOf } from '../oci/digest.js';
 import { dockerImage } from '../oci/image-stream.js';
-import { ANNOTATION_COMMIT } from './references.js';
+import { ANNOTATION_COMMIT, byComponentAndStream, DEFAULT_STREAM, MACHINE_OS, streamVersionList } from './references.js';
 
 export interface ReleaseSummary {
   image: string;
@@ -17,6 +17,8 @@ export interface ReleaseSummary {
 
 export interface VersionChange {
   component: string;
+  /** The OS stream (`rhel-10`) whose images carry the component; null for the default stream. */
+  stream: string | null;
   displayName: string;
   /** null when the component is new in NEW. */
   from: string | null;
@@ -42,11 +44,20 @@ export interface ImageChange {
   rebuilt: boolean;
 }
 
+/** The machine-os version of one OS stream on each side (null when a side has none). */
+export interface MachineOsChange {
+  from: string | null;
+  to: string | null;
+  changed: boolean;
+}
+
 export interface ReleaseDiff {
   from: ReleaseSummary;
   to: ReleaseSummary;
   /** The machine-os component version on each side (null when a side has none). */
-  machineOs: { from: string | null; to: string | null; changed: boolean };
+  machineOs: MachineOsChange;
+  /** The machine-os version of each other OS stream either side ships (`rhel-10`), sorted by stream. */
+  machineOsStreams: Array<MachineOsChange & { stream: string }>;
   /** Components whose version changed, appeared or disappeared, sorted by name. */
   components: VersionChange[];
   images: { added: ImageEntry[]; removed: ImageEntry[]; changed: ImageChange[]; unchanged: number };
@@ -69,21 +80,30 @@ function imagesOf(r: ReleaseInfo): Map<string, { pullspec: string; commit: strin
 const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 export function diffReleases(oldR: ReleaseInfo, newR: ReleaseInfo): ReleaseDiff {
+  const key = (v: { stream: string; component: string }) => `${v.stream}\0${v.component}`;
+  const oldVersions = new Map(streamVersionList(oldR.componentVersions, oldR.streamVersions).map((v) => [key(v), v]));
+  const newVersions = new Map(streamVersionList(newR.componentVersions, newR.streamVersions).map((v) => [key(v), v]));
+  const pairs = new Map([...oldVersions, ...newVersions]);
   const components: VersionChange[] = [];
-  const keys = [...new Set([...oldR.componentVersions.keys(), ...newR.componentVersions.keys()])].sort();
-  for (const k of keys) {
-    const a = oldR.componentVersions.get(k);
-    const b = newR.componentVersions.get(k);
-    if (a?.version === b?.version) continue;
+  const machineOsStreams: ReleaseDiff['machineOsStreams'] = [];
+  let machineOs: MachineOsChange = { from: null, to: null, changed: false };
+  for (const p of [...pairs.values()].sort(byComponentAndStream)) {
+    const a = oldVersions.get(key(p));
+    const b = newVersions.get(key(p));
+    const [from, to] = [a?.version ?? null, b?.version ?? null];
+    if (p.component === MACHINE_OS) {
+      if (p.stream === DEFAULT_STREAM) machineOs = { from, to, changed: from !== to };
+      else machineOsStreams.push({ stream: p.stream, from, to, changed: from !== to });
+    }
+    if (from === to) continue;
     components.push({
-      component: k,
+      component: p.component,
+      stream: p.stream === DEFAULT_STREAM ? null : p.stream,
       displayName: b?.displayName || a?.displayName || '',
-      from: a?.version ?? null,
-      to: b?.version ?? null,
+      from,
+      to,
     });
   }
-  const osFrom = oldR.componentVersions.get('machine-os')?.version ?? null;
-  const osTo = newR.componentVersions.get('machine-os')?.version ?? null;
 
   const oldImages = imagesOf(oldR);
   const newImages = imagesOf(newR);
@@ -120,7 +140,8 @@ export function diffReleases(oldR: ReleaseInfo, newR: ReleaseInfo): ReleaseDiff 
   return {
     from: summary(oldR),
     to: summary(newR),
-    machineOs: { from: osFrom, to: osTo, changed: osFrom !== osTo },
+    machineOs,
+    machineOsStreams,
     components,
     images: { added: added.sort(byName), removed: removed.sort(byName), changed: changed.sort(byName), unchanged },
   };

@@ -1,16 +1,20 @@
 /**
  * `release extract`: one file's raw bytes, or every file of release-manifests/ written under a folder.
- * Paths that would land outside the folder (absolute names, `..`, symlinks pointing out) are refused before
- * anything is written; each file is written atomically.
+ * For `--to`, files are streamed into a staging folder inside DIR as the layers are read (memory stays flat),
+ * then everything is checked (names, files another entry needs as folders, symlinks followed through the
+ * image's own links and what DIR already holds) before anything is moved into place; on a refusal DIR is left
+ * as it was. The staged files are flushed together, not one fsync after another, and each folder once.
  */
-import { lstat, mkdir, realpath, unlink } from 'node:fs/promises';
-import { dirname, join, posix, relative, resolve, sep, isAbsolute } from 'node:path';
+import { chmod, copyFile, lstat, mkdir, mkdtemp, realpath, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { OsimageError, describe } from '../errors.js';
-import { symlinkAtomic, writeFileAtomic } from '../files/atomic.js';
+import { symlinkAtomic, syncMany } from '../files/atomic.js';
+import { forEachLimit } from '../files/parallel.js';
 import { resolveImage, type ResolvedImage } from '../registry/platform.js';
 import type { Descriptor, ImageConfig, ImageSource } from '../registry/types.js';
+import { escapes, folderConflict, lexicalEscape, linkEscape, type PlannedEntry } from './extract-plan.js';
 import { RELEASE_FOLDER, readImageConfig } from './info.js';
-import { findFile, walkLayers, type LayerFile, type UnsafeEntry } from './overlay.js';
+import { findFile, walkLayers, type LayerFile } from './overlay.js';
 
 export interface ExtractOptions {
   filterByOs?: string;
@@ -29,28 +33,35 @@ export async function extractFile(
 }
 
 /**
- * Create the folders of `relDir` under `root` one at a time, so that a folder that already exists as a symlink
- * leading out of `root` is found before anything is created through it.
+ * Check (and with `create`, make) the folders of `relDir` under `root` one at a time, so that a folder that
+ * already exists as a symlink leading out of `root`, or a file in the way, is found before anything is
+ * written. `known` remembers folders already checked.
  */
-async function makeParents(realRoot: string, root: string, relDir: string, refuse: (why: string) => Error): Promise<void> {
+async function parents(
+  root: string,
+  realRoot: string,
+  relDir: string,
+  refuse: (why: string) => Error,
+  known: Set<string>,
+  create: boolean,
+): Promise<void> {
   let cur = root;
   for (const part of relDir === '.' ? [] : relDir.split('/')) {
     cur = join(cur, part);
+    if (known.has(cur)) continue;
     const st = await lstat(cur).catch(() => undefined);
     if (!st) {
+      if (!create) return; // nothing below a missing folder exists either
       try {
         await mkdir(cur);
       } catch (err) {
         throw new OsimageError(`cannot create ${cur}: ${describe(err)}`);
       }
-      continue;
-    }
-    if (st.isSymbolicLink()) {
+    } else if (st.isSymbolicLink()) {
       const real = await realpath(cur).catch(() => cur);
       if (escapes(relative(realRoot, real))) throw refuse(`${cur} resolves to ${real}`);
-      continue;
-    }
-    if (!st.isDirectory()) throw new OsimageError(`cannot create ${cur}: a file is in the way`);
+    } else if (!st.isDirectory()) throw refuse(`${cur} is a file, not a folder`);
+    known.add(cur);
   }
 }
 
@@ -61,8 +72,51 @@ export interface ExtractedTree {
   files: string[];
 }
 
-function escapes(rel: string): boolean {
-  return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+/** Staged writes in flight at once, and the bytes they may hold. */
+const STAGE_PARALLEL = 32;
+const STAGE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Writes new files into the staging folder without waiting for each one: at most STAGE_PARALLEL writes or
+ * STAGE_BYTES in flight. The first failure is thrown by the next call, or by `done`.
+ */
+class Stager {
+  private readonly pending = new Map<string, Promise<void>>();
+  private bytes = 0;
+  private failure: unknown;
+
+  async write(what: string, tmp: string, data: Buffer, copyOf?: string): Promise<void> {
+    while (this.pending.size >= STAGE_PARALLEL || (this.bytes > STAGE_BYTES && this.pending.size > 0)) {
+      await Promise.race(this.pending.values());
+    }
+    if (this.failure) throw this.failure;
+    const earlier = copyOf !== undefined ? this.pending.get(copyOf) : undefined;
+    const size = data.length;
+    this.bytes += size;
+    const p = (async () => {
+      await earlier;
+      if (copyOf !== undefined) await copyFile(copyOf, tmp);
+      else await writeFile(tmp, data, { flag: 'wx', mode: 0o600 });
+    })()
+      .catch((err: unknown) => {
+        this.failure ??= new OsimageError(`cannot write ${what}: ${describe(err)}`);
+      })
+      .finally(() => {
+        this.bytes -= size;
+        this.pending.delete(tmp);
+      });
+    this.pending.set(tmp, p);
+  }
+
+  async done(): Promise<void> {
+    await Promise.all(this.pending.values());
+    if (this.failure) throw this.failure;
+  }
+}
+
+interface Staged extends PlannedEntry {
+  /** The staged copy of a file, inside the staging folder. */
+  tmp?: string;
 }
 
 /** Write every file of release-manifests/ under `dir` (created if missing). */
@@ -70,51 +124,120 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
   const image = await resolveImage(source, opts.filterByOs);
   const manifest = image.manifest.parsed;
   const config = await readImageConfig(source, manifest.config);
-  const files: LayerFile[] = [];
-  const unsafe: UnsafeEntry[] = [];
-  await walkLayers(source, manifest, {
-    folder: RELEASE_FOLDER,
-    ...(opts.onLayer ? { onLayer: opts.onLayer } : {}),
-    onUnsafe: (u) => unsafe.push(u),
-    onFile: (f) => {
-      files.push(f);
-    },
-  });
   const root = resolve(dir);
   const refuse = (name: string, why: string) =>
     new OsimageError(`refusing to extract ${name} from ${source.name}: ${why} (it would be written outside ${dir})`);
-  if (unsafe.length > 0) throw refuse(unsafe[0]!.name, unsafe[0]!.reason);
-  for (const f of files) {
-    const target = resolve(root, ...f.path.split('/'));
-    if (escapes(relative(root, target))) throw refuse(`${RELEASE_FOLDER}/${f.path}`, 'the path escapes the folder');
-    if (f.type === 'symlink') {
-      const link = f.linkname ?? '';
-      if (link.startsWith('/')) throw refuse(`${RELEASE_FOLDER}/${f.path}`, `it is a symlink to the absolute path ${link}`);
-      const pointsTo = posix.normalize(posix.join(posix.dirname(f.path), link));
-      if (pointsTo === '..' || pointsTo.startsWith('../'))
-        throw refuse(`${RELEASE_FOLDER}/${f.path}`, `it is a symlink to ${link}, outside release-manifests/`);
-    }
-  }
+  const entryName = (path: string) => `${RELEASE_FOLDER}/${path}`;
 
+  let created: string | undefined;
   try {
-    await mkdir(root, { recursive: true });
+    created = await mkdir(root, { recursive: true });
   } catch (err) {
     throw new OsimageError(`cannot create ${dir}: ${describe(err)}`);
   }
   const realRoot = await realpath(root);
-  const ordered = [...files.filter((f) => f.type === 'file'), ...files.filter((f) => f.type === 'symlink')];
-  for (const f of ordered) {
-    const target = join(root, ...f.path.split('/'));
-    await makeParents(realRoot, root, dirname(f.path), (why) => refuse(`${RELEASE_FOLDER}/${f.path}`, why));
-    const existing = await lstat(target).catch(() => undefined);
-    if (existing?.isSymbolicLink()) await unlink(target);
-    if (f.type === 'file') await writeFileAtomic(target, f.data);
-    else await symlinkAtomic(target, f.linkname ?? '');
+  const stage = await mkdtemp(join(root, '.osimage-extract-'));
+  let moving = false;
+  try {
+    const entries: Staged[] = [];
+    const stagedOf = new Map<string, string>();
+    const stager = new Stager();
+    await walkLayers(source, manifest, {
+      folder: RELEASE_FOLDER,
+      holdForLinks: false,
+      ...(opts.onLayer ? { onLayer: opts.onLayer } : {}),
+      onUnsafe: (u) => {
+        throw refuse(u.name, u.reason);
+      },
+      onFile: async (f) => {
+        const e: Staged = { path: f.path, type: f.type, ...(f.linkname !== undefined ? { linkname: f.linkname } : {}) };
+        const why = lexicalEscape(e, RELEASE_FOLDER);
+        if (why) throw refuse(entryName(f.path), why);
+        if (f.type === 'file') {
+          e.tmp = join(stage, String(entries.length));
+          await stager.write(
+            `${entryName(f.path)} to ${stage}`,
+            e.tmp,
+            f.data,
+            f.linkOf !== undefined ? stagedOf.get(f.linkOf) : undefined,
+          );
+          stagedOf.set(f.path, e.tmp);
+        }
+        entries.push(e);
+      },
+    });
+
+    await stager.done();
+    // Everything is known: check it all before the first file is moved into DIR.
+    const conflict = folderConflict(entries);
+    if (conflict)
+      throw new OsimageError(
+        `cannot extract ${entryName(conflict[0])} from ${source.name}: the image also has ${entryName(conflict[1])}, which needs it to be a folder`,
+      );
+    const plan = new Map(entries.map((e) => [e.path, e]));
+    const checked = new Set<string>();
+    for (const e of entries) await parents(root, realRoot, dirname(e.path), (why) => refuse(entryName(e.path), why), checked, false);
+    await forEachLimit(entries, STAGE_PARALLEL, async (e) => {
+      const target = join(root, ...e.path.split('/'));
+      if ((await lstat(target).catch(() => undefined))?.isDirectory())
+        throw new OsimageError(`cannot extract ${entryName(e.path)} from ${source.name}: ${target} is a folder`);
+      if (e.type === 'symlink') {
+        const why = await linkEscape(root, realRoot, plan, e);
+        if (why) throw refuse(entryName(e.path), why);
+      }
+    });
+    await syncMany(entries.flatMap((e) => (e.tmp ? [e.tmp] : [])));
+
+    moving = true;
+    const ordered = [...entries.filter((e) => e.type === 'file'), ...entries.filter((e) => e.type === 'symlink')];
+    const made = new Set<string>();
+    for (const e of ordered) await parents(root, realRoot, dirname(e.path), (why) => refuse(entryName(e.path), why), made, true);
+    const place = async (e: Staged) => {
+      const target = join(root, ...e.path.split('/'));
+      const existing = await lstat(target).catch(() => undefined);
+      if (e.tmp) {
+        // A new file gets 0644 (whatever the umask); a replaced one keeps its mode.
+        await chmod(e.tmp, existing?.isFile() ? existing.mode & 0o7777 : 0o644);
+        await rename(e.tmp, target).catch((err: unknown) => {
+          throw new OsimageError(`cannot write ${target}: ${describe(err)}`);
+        });
+      } else {
+        if (existing?.isSymbolicLink()) await unlink(target);
+        await symlinkAtomic(target, e.linkname ?? '');
+      }
+    };
+    // Files first, then symlinks (which may point at them); the paths are distinct, so each group runs in parallel.
+    await forEachLimit(
+      ordered.filter((e) => e.tmp),
+      STAGE_PARALLEL,
+      place,
+    );
+    await forEachLimit(
+      ordered.filter((e) => !e.tmp),
+      STAGE_PARALLEL,
+      place,
+    );
+    // The renames are durable once each folder that received one is flushed.
+    await syncMany([...new Set(ordered.map((e) => dirname(join(root, ...e.path.split('/')))))]);
+    // Re-check what was laid out: a symlink that resolves outside DIR after all is removed.
+    for (const e of ordered) {
+      if (e.type !== 'symlink') continue;
+      const target = join(root, ...e.path.split('/'));
+      const real = await realpath(target).catch(() => undefined);
+      if (real !== undefined && escapes(relative(realRoot, real))) {
+        await unlink(target).catch(() => undefined);
+        throw refuse(entryName(e.path), `it resolves to ${real}`);
+      }
+    }
+    return {
+      digest: image.manifest.digest,
+      ...(image.list ? { listDigest: image.list.digest } : {}),
+      config,
+      files: ordered.map((e) => e.path),
+    };
+  } finally {
+    await rm(stage, { recursive: true, force: true });
+    // DIR was made for this run and nothing was moved into it: leave no trace of it either.
+    if (created && !moving) await rm(created, { recursive: true, force: true }).catch(() => undefined);
   }
-  return {
-    digest: image.manifest.digest,
-    ...(image.list ? { listDigest: image.list.digest } : {}),
-    config,
-    files: ordered.map((f) => f.path),
-  };
 }

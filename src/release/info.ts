@@ -35,7 +35,10 @@ export interface ReleaseInfo {
   manifests: string[];
   /** Other files under release-manifests/, sorted. */
   metadataFiles: string[];
+  /** The default OS stream's component versions (all of them in a release with one OS stream). */
   componentVersions: Map<string, ComponentVersion>;
+  /** The other OS streams' component versions (`rhel-10` → `machine-os` → …); empty with one stream. */
+  streamVersions: Map<string, Map<string, ComponentVersion>>;
   warnings: string[];
   /** Whether the whole folder was read (false when the query stopped at image-references). */
   complete: boolean;
@@ -70,6 +73,8 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
   const metadataFiles: string[] = [];
   const walk = await walkLayers(source, manifest, {
     folder: RELEASE_FOLDER,
+    // Only these two files' bytes are kept; the others are listed by name, so a large payload costs no memory.
+    wantData: (path) => path === IMAGE_REFERENCES || path === RELEASE_METADATA,
     ...(opts.referencesOnly ? { only: [IMAGE_REFERENCES] } : {}),
     ...(opts.onLayer ? { onLayer: opts.onLayer } : {}),
     ...(opts.onUnsafe ? { onUnsafe: opts.onUnsafe } : {}),
@@ -105,7 +110,7 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
 
   references.spec.tags = [...(references.spec.tags ?? [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   // Component versions belong to the full view; the referencesOnly queries never show them.
-  const cv = opts.referencesOnly ? { versions: new Map<string, ComponentVersion>(), warnings: [] } : componentVersions(references);
+  const cv = opts.referencesOnly ? { versions: new Map(), streams: new Map(), warnings: [] } : componentVersions(references);
   const os = config.os || 'unknown';
   const arch = config.architecture || 'unknown';
   const listDigest = resolved.list?.digest;
@@ -122,6 +127,7 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
     manifests: manifests.sort(),
     metadataFiles: metadataFiles.sort(),
     componentVersions: cv.versions,
+    streamVersions: cv.streams,
     warnings: cv.warnings.map((w) => w.message).sort(),
     complete: !opts.referencesOnly,
     layersRead: walk.layersRead,

@@ -11,7 +11,7 @@ import { OsimageError, describe } from '../errors.js';
 import type { Descriptor, ImageSource } from '../registry/types.js';
 
 /** Largest single entry we buffer (release manifests are small). */
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
+export const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 /** Wait for at least `n` bytes (or the end) and put them back: the stream is unchanged for the reader. */
 async function peek(stream: Readable, n: number): Promise<Buffer> {
@@ -79,7 +79,8 @@ export async function readLayer(
   desc: Descriptor,
   handlers: {
     wants: (header: Header) => boolean;
-    onEntry: (header: Header, data: Buffer | undefined) => EntryAction;
+    /** May return a promise: the next entry is read once it settles (a writer to disk keeps memory flat). */
+    onEntry: (header: Header, data: Buffer | undefined) => EntryAction | Promise<EntryAction>;
   },
 ): Promise<{ stopped: boolean }> {
   const what = `layer ${desc.digest} of ${source.name}`;
@@ -156,37 +157,46 @@ export async function readLayer(
       if (stopping || settled) return;
       const take = handlers.wants(header);
       if (!take) {
-        stream.on('end', () => next());
+        stream.on('end', () => {
+          if (!stopping && !settled) deliver(header, undefined, next);
+        });
         stream.resume();
-        let action: EntryAction;
-        try {
-          action = handlers.onEntry(header, undefined);
-        } catch (err) {
-          fail(err, 'cannot read');
-          return;
-        }
-        if (action === 'stop') stopEarly();
         return;
       }
       if (header.size > MAX_FILE_BYTES) {
         fail(new OsimageError(`${what}: ${header.name} is too large to read (${header.size} bytes)`), '');
         return;
       }
-      const chunks: Buffer[] = [];
-      stream.on('data', (c) => chunks.push(c as Buffer));
+      // One buffer of the announced size, filled in place: the entry costs its size once, not twice.
+      const data = Buffer.allocUnsafe(header.size ?? 0);
+      let filled = 0;
+      stream.on('data', (c) => {
+        filled += (c as Buffer).copy(data, filled);
+      });
       stream.on('end', () => {
         if (stopping || settled) return;
-        let action: EntryAction;
-        try {
-          action = handlers.onEntry(header, Buffer.concat(chunks));
-        } catch (err) {
-          fail(err, 'cannot read');
-          return;
-        }
-        if (action === 'stop') stopEarly();
-        else next();
+        deliver(header, data.subarray(0, filled), next);
       });
     });
+
+    /** Hand one entry to onEntry (which may be async), then stop the layer or go on with `next`. */
+    const deliver = (header: Header, data: Buffer | undefined, next: () => void) => {
+      let result: EntryAction | Promise<EntryAction>;
+      try {
+        result = handlers.onEntry(header, data);
+      } catch (err) {
+        fail(err, 'cannot read');
+        return;
+      }
+      void Promise.resolve(result).then(
+        (action) => {
+          if (stopping || settled) return;
+          if (action === 'stop') stopEarly();
+          else next();
+        },
+        (err) => fail(err, 'cannot read'),
+      );
+    };
 
     if (gunzip) raw.pipe(gunzip).pipe(ex as unknown as NodeJS.WritableStream);
     else raw.pipe(ex as unknown as NodeJS.WritableStream);

@@ -5,6 +5,7 @@
  * soon as the answer cannot change. The bytes of each layer (decompression, digest) come from layer-stream.ts.
  */
 import { posix } from 'node:path';
+import { OsimageError } from '../errors.js';
 import type { Descriptor, ImageManifest, ImageSource } from '../registry/types.js';
 import { readLayer } from './layer-stream.js';
 
@@ -15,8 +16,12 @@ export interface LayerFile {
   /** Path relative to the folder walked (`image-references`, `0000_50_x.yaml`, `sub/dir/f`). */
   path: string;
   type: 'file' | 'symlink';
-  /** The file's bytes (empty for a symlink). */
+  /** The file's bytes (empty for a symlink, and for a file whose bytes the walk was told not to read). */
   data: Buffer;
+  /** The file's size in bytes (0 for a symlink). */
+  size: number;
+  /** For a hard link: the path (relative to the folder) of the earlier file of the same layer it repeats. */
+  linkOf?: string;
   /** Symlink target, as stored. */
   linkname?: string;
   mode: number;
@@ -39,7 +44,16 @@ export interface WalkOptions {
    * no further entries or layers are read.
    */
   // biome-ignore lint/suspicious/noConfusingVoidType: a callback may return nothing
-  onFile?: (file: LayerFile) => 'stop' | void;
+  onFile?: (file: LayerFile) => 'stop' | void | Promise<'stop' | void>;
+  /** Which files' bytes are read into memory (default: all); the others come with empty `data`. */
+  wantData?: (path: string) => boolean;
+  /**
+   * Keep each read file's bytes until its layer ends, so that a hard link later in the layer gets them
+   * (default true). A caller that stores files elsewhere passes false and follows `linkOf` itself.
+   */
+  holdForLinks?: boolean;
+  /** Cap on the bytes held for hard links at once (default MAX_HELD_BYTES): past it the walk fails. */
+  maxHeldBytes?: number;
   /** Called for suspicious entries under the folder; they are never passed to onFile. */
   onUnsafe?: (entry: UnsafeEntry) => void;
   /**
@@ -59,6 +73,11 @@ export interface WalkResult {
   /** Paths (relative to folder) deleted by whiteouts in the layers read, which lower layers could not bring back. */
   deleted: Set<string>;
 }
+
+/** Default cap on the bytes of a layer's files held in memory at once (each file is also capped by MAX_FILE_BYTES). */
+export const MAX_HELD_BYTES = 256 * 1024 * 1024;
+
+const mib = (n: number) => `${Math.round(n / (1024 * 1024))} MiB`;
 
 /** `./a/b`, `/a/b/` → `a/b`; absolute or `..` names are flagged. */
 function normalizeName(raw: string): { name: string; unsafe?: string } {
@@ -90,10 +109,12 @@ class Overlay {
   readonly deleted = new Set<string>();
   /** Directories made opaque by a higher layer. */
   readonly opaque = new Set<string>();
+  /** Folders in a higher layer (entries or the implied parents of entries): they hide lower non-directories. */
+  readonly dirs = new Set<string>();
 
-  /** Is a lower layer's copy of `path` hidden by what higher layers did? */
+  /** Is a lower layer's copy of the non-directory `path` hidden by what higher layers did? */
   hidden(path: string): boolean {
-    if (this.seen.has(path) || this.deleted.has(path) || this.opaque.has('')) return true;
+    if (this.seen.has(path) || this.deleted.has(path) || this.dirs.has(path) || this.opaque.has('')) return true;
     return ancestors(path).some((a) => this.deleted.has(a) || this.opaque.has(a) || this.seen.has(a));
   }
 
@@ -127,7 +148,9 @@ export async function walkLayers(source: ImageSource, manifest: ImageManifest, o
     const layerDeleted = new Set<string>();
     const layerOpaque = new Set<string>();
     const layerSeen = new Set<string>();
-    const layerFiles = new Map<string, Buffer>();
+    const layerDirs = new Set<string>();
+    const layerFiles = new Map<string, { rel: string; size: number; data: Buffer | undefined }>();
+    let held = 0;
     let stopped: 'stopped' | 'settled' | undefined;
 
     const inScope = (name: string) => name === folder || name.startsWith(prefix);
@@ -138,9 +161,14 @@ export async function walkLayers(source: ImageSource, manifest: ImageManifest, o
       wants: (h) => {
         if (h.type !== 'file' && h.type !== 'contiguous-file') return false;
         const { name, unsafe } = normalizeName(h.name);
-        return !unsafe && name.startsWith(prefix) && !posix.basename(name).startsWith(WHITEOUT);
+        return (
+          !unsafe &&
+          name.startsWith(prefix) &&
+          !posix.basename(name).startsWith(WHITEOUT) &&
+          (opts.wantData?.(name.slice(prefix.length)) ?? true)
+        );
       },
-      onEntry: (h, data) => {
+      onEntry: async (h, data) => {
         const { name, unsafe } = normalizeName(h.name);
         const base = posix.basename(name);
         const dir = posix.dirname(name) === '.' ? '' : posix.dirname(name);
@@ -148,6 +176,11 @@ export async function walkLayers(source: ImageSource, manifest: ImageManifest, o
           if (inScope(name) || h.name.replace(/^(\.\/|\/)+/, '').startsWith(prefix))
             opts.onUnsafe?.({ name: h.name, reason: unsafe, layer: i });
           return;
+        }
+        // Every entry under the folder makes its parents folders in this layer (and a directory entry itself).
+        if (inScope(name)) {
+          for (const a of ancestors(name)) if (a.startsWith(prefix)) layerDirs.add(a);
+          if (h.type === 'directory' && name !== folder) layerDirs.add(name);
         }
         if (base === OPAQUE) {
           if (relevantWhiteout(dir)) layerOpaque.add(dir);
@@ -169,17 +202,24 @@ export async function walkLayers(source: ImageSource, manifest: ImageManifest, o
         if (overlay.hidden(name) || layerSeen.has(name)) return;
         let file: LayerFile | undefined;
         const rel = name.slice(prefix.length);
+        const mode = (h.mode ?? 0) & 0o7777;
         if (h.type === 'file' || h.type === 'contiguous-file') {
-          const bytes = data ?? Buffer.alloc(0);
-          layerFiles.set(name, bytes);
-          file = { path: rel, type: 'file', data: bytes, mode: h.mode & 0o7777, layer: i };
+          const hold = data && (opts.holdForLinks ?? true) ? data : undefined;
+          held += hold?.length ?? 0;
+          const cap = opts.maxHeldBytes ?? MAX_HELD_BYTES;
+          if (held > cap)
+            throw new OsimageError(
+              `cannot read ${source.name}: the files of layer ${desc.digest} under ${folder}/ need more than ${mib(cap)} of memory (at ${h.name})`,
+            );
+          layerFiles.set(name, { rel, size: h.size ?? 0, data: hold });
+          file = { path: rel, type: 'file', data: data ?? Buffer.alloc(0), size: h.size ?? 0, mode, layer: i };
         } else if (h.type === 'symlink') {
-          file = { path: rel, type: 'symlink', data: Buffer.alloc(0), linkname: h.linkname, mode: h.mode & 0o7777, layer: i };
+          file = { path: rel, type: 'symlink', data: Buffer.alloc(0), size: 0, linkname: h.linkname, mode, layer: i };
         } else if (h.type === 'link') {
           // A hard link to an earlier entry of this layer.
           const target = normalizeName(h.linkname);
-          const bytes = target.unsafe ? undefined : layerFiles.get(target.name);
-          if (!bytes) {
+          const earlier = target.unsafe ? undefined : layerFiles.get(target.name);
+          if (!earlier) {
             opts.onUnsafe?.({
               name: h.name,
               reason: `hard link to ${h.linkname}, which is not a file of this layer under ${folder}/`,
@@ -187,14 +227,17 @@ export async function walkLayers(source: ImageSource, manifest: ImageManifest, o
             });
             return;
           }
-          layerFiles.set(name, bytes);
-          file = { path: rel, type: 'file', data: bytes, mode: h.mode & 0o7777, layer: i };
+          if (!earlier.data && (opts.holdForLinks ?? true) && (opts.wantData?.(rel) ?? true))
+            throw new OsimageError(`cannot read ${source.name}: ${h.name} is a hard link to ${h.linkname}, whose bytes were not read`);
+          layerFiles.set(name, earlier);
+          const bytes = earlier.data ?? Buffer.alloc(0);
+          file = { path: rel, type: 'file', data: bytes, size: earlier.size, linkOf: earlier.rel, mode, layer: i };
         } else {
           layerSeen.add(name); // a device or fifo still shadows lower copies
           return;
         }
         layerSeen.add(name);
-        if (opts.onFile?.(file) === 'stop') {
+        if ((await opts.onFile?.(file)) === 'stop') {
           stopped = 'stopped';
           return 'stop';
         }
@@ -212,6 +255,7 @@ export async function walkLayers(source: ImageSource, manifest: ImageManifest, o
       }
     }
     for (const d of layerOpaque) overlay.opaque.add(d);
+    for (const d of layerDirs) overlay.dirs.add(d);
     if (stopped) return { layersRead, ended: stopped, deleted };
     if (settled()) return { layersRead, ended: 'settled', deleted };
     if (overlay.folderHidden(folder)) return { layersRead, ended: 'hidden', deleted };
@@ -237,6 +281,7 @@ export async function findFile(
     ...extra,
     folder,
     only: [rel.name],
+    wantData: (p) => p === rel.name,
     onFile: (f) => {
       if (f.path === rel.name) {
         found = f;

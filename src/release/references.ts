@@ -6,7 +6,8 @@
 import type Semver from 'semver';
 import { type Warning, describe } from '../errors.js';
 import { lazyRequire } from '../lazy.js';
-import type { ImageStream } from '../oci/image-stream.js';
+import type { ImageStream, TagReference } from '../oci/image-stream.js';
+import { streamOfTag } from '../oci/os-tags.js';
 import { tooDeep, tooDeepMessage } from '../json.js';
 
 export interface CincinnatiMetadata {
@@ -88,47 +89,139 @@ export function parseComponentVersions(label: string, displayNames = ''): Map<st
   return out;
 }
 
+/** An image's claim: the version (and display name) its annotation gives a component. */
+export interface VersionClaim {
+  version: string;
+  displayName: string;
+  /** The tag whose annotation made the claim. */
+  tag: string;
+}
+
+/** The component that carries the OS image's build id. */
+export const MACHINE_OS = 'machine-os';
+
+/** The key of the default OS stream (the unsuffixed and legacy OS tags, and every image that is no OS image). */
+export const DEFAULT_STREAM = '';
+
 /**
- * Component versions across the tags' annotations. kubectl counts only from the `cli` and `cli-artifacts`
- * images. Several versions of one component give a warning and the lowest (as a string) is kept.
+ * The OS stream whose version a tag's annotations give: a stream-suffixed OS tag's stream (`rhel-coreos-10`,
+ * `rhel-coreos-10-extensions` → `rhel-10`, from src/oci/os-tags.ts), else the default stream. Since a
+ * release may ship two OS streams (late 2025), each stream has its own `machine-os` (and other component)
+ * versions; within one stream they must agree.
  */
-export function componentVersions(is: ImageStream): { versions: Map<string, ComponentVersion>; warnings: Warning[] } {
-  const warnings: Warning[] = [];
-  const versions = new Map<string, Set<string>>();
-  const displays = new Map<string, Set<string>>();
-  for (const tag of is.spec.tags) {
+export function versionStream(tag: string): string {
+  return streamOfTag(tag) ?? DEFAULT_STREAM;
+}
+
+/** How a stream's component is named in views and messages: `machine-os`, `machine-os (rhel-10)`. */
+export function versionLabel(component: string, stream: string): string {
+  return stream === DEFAULT_STREAM ? component : `${component} (${stream})`;
+}
+
+/**
+ * Every component version the tags' `io.openshift.build.versions` annotations claim, grouped by OS stream
+ * ({@link versionStream}) and then component, in tag order. `displayNames` also reads
+ * `io.openshift.build.version-display-names`. A tag whose annotations do not parse goes to `invalid`.
+ */
+export function versionClaims(
+  tags: readonly TagReference[],
+  opts: { displayNames: boolean; invalid: (tag: TagReference, err: Error) => void },
+): Map<string, Map<string, VersionClaim[]>> {
+  const out = new Map<string, Map<string, VersionClaim[]>>();
+  for (const tag of tags) {
     const label = tag.annotations?.[ANNOTATION_VERSIONS];
     if (label === undefined) continue;
     let all: Map<string, ComponentVersion>;
     try {
-      all = parseComponentVersions(label, tag.annotations?.[ANNOTATION_DISPLAY_NAMES] ?? '');
+      all = parseComponentVersions(label, opts.displayNames ? (tag.annotations?.[ANNOTATION_DISPLAY_NAMES] ?? '') : '');
     } catch (err) {
-      warnings.push({
-        code: 'invalid-version-annotation',
-        message: `the referenced image ${tag.name} had an invalid version annotation: ${(err as Error).message}`,
-      });
+      opts.invalid(tag, err as Error);
       continue;
     }
-    for (const [k, v] of all) {
-      if (k === 'kubectl' && tag.name !== 'cli' && tag.name !== 'cli-artifacts') continue;
-      (versions.get(k) ?? versions.set(k, new Set()).get(k)!).add(v.version);
-      (displays.get(k) ?? displays.set(k, new Set()).get(k)!).add(v.displayName);
-    }
+    const stream = versionStream(tag.name);
+    const components = out.get(stream) ?? out.set(stream, new Map()).get(stream)!;
+    for (const [k, v] of all) (components.get(k) ?? components.set(k, []).get(k)!).push({ ...v, tag: tag.name });
   }
-  const out = new Map<string, ComponentVersion>();
+  return out;
+}
+
+export interface ComponentVersions {
+  /** The default stream's versions (every component of a release with one OS stream), by component. */
+  versions: Map<string, ComponentVersion>;
+  /** The other OS streams' versions (`rhel-10` → `machine-os` → …), streams and components sorted. */
+  streams: Map<string, Map<string, ComponentVersion>>;
+  warnings: Warning[];
+}
+
+/**
+ * Component versions across the tags' annotations, per OS stream. kubectl counts only from the `cli` and
+ * `cli-artifacts` images. Several versions of one component within one stream give a warning and the
+ * lowest (as a string) is kept; two streams with different versions are no conflict.
+ */
+export function componentVersions(is: ImageStream): ComponentVersions {
+  const warnings: Warning[] = [];
+  const claims = versionClaims(is.spec.tags, {
+    displayNames: true,
+    invalid: (tag, err) =>
+      warnings.push({
+        code: 'invalid-version-annotation',
+        message: `the referenced image ${tag.name} had an invalid version annotation: ${err.message}`,
+      }),
+  });
   const multiples: string[] = [];
-  for (const k of [...versions.keys()].sort()) {
-    const vs = [...versions.get(k)!].sort();
-    const ds = [...displays.get(k)!].sort();
-    if (vs.length > 1 || ds.length > 1) multiples.push(k);
-    out.set(k, { version: vs[0]!, displayName: ds.find((d) => d !== '') ?? '' });
+  const byStream = new Map<string, Map<string, ComponentVersion>>();
+  for (const stream of [...claims.keys()].sort()) {
+    const components = claims.get(stream)!;
+    const out = new Map<string, ComponentVersion>();
+    for (const k of [...components.keys()].sort()) {
+      const counted = components.get(k)!.filter((c) => k !== 'kubectl' || c.tag === 'cli' || c.tag === 'cli-artifacts');
+      if (counted.length === 0) continue;
+      const vs = [...new Set(counted.map((c) => c.version))].sort();
+      const ds = [...new Set(counted.map((c) => c.displayName))].sort();
+      if (vs.length > 1 || ds.length > 1) multiples.push(versionLabel(k, stream));
+      out.set(k, { version: vs[0]!, displayName: ds.find((d) => d !== '') ?? '' });
+    }
+    if (out.size > 0) byStream.set(stream, out);
   }
   if (multiples.length > 0)
     warnings.push({
       code: 'multiple-versions',
       message: `multiple versions or display names reported for the following component(s): ${multiples.join(',  ')}`,
     });
-  return { versions: out, warnings };
+  const versions = byStream.get(DEFAULT_STREAM) ?? new Map<string, ComponentVersion>();
+  byStream.delete(DEFAULT_STREAM);
+  return { versions, streams: byStream, warnings };
+}
+
+/** One line of `Component Versions`: a component of one stream ({@link DEFAULT_STREAM} for the default). */
+export interface StreamVersion extends ComponentVersion {
+  component: string;
+  stream: string;
+}
+
+/**
+ * The default stream's versions and the other streams' as one list, sorted by component and then stream (the
+ * default first): `machine-os`, `machine-os (rhel-10)`.
+ */
+export function streamVersionList(
+  versions: ReadonlyMap<string, ComponentVersion>,
+  streams: ReadonlyMap<string, ReadonlyMap<string, ComponentVersion>>,
+): StreamVersion[] {
+  const out: StreamVersion[] = [];
+  for (const [stream, vs] of [[DEFAULT_STREAM, versions] as const, ...streams]) {
+    for (const [component, v] of vs) out.push({ component, stream, ...v });
+  }
+  return out.sort(byComponentAndStream);
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Sorts by component, then stream (the default stream first). */
+export function byComponentAndStream(
+  a: Omit<StreamVersion, keyof ComponentVersion>,
+  b: Omit<StreamVersion, keyof ComponentVersion>,
+): number {
+  return cmp(a.component, b.component) || cmp(a.stream, b.stream);
 }
 
 /** Versions sorted as semver when every one parses, else as given. */

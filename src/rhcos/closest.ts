@@ -1,3 +1,4 @@
+/** Edit distance, for suggestions: misspelt pin variables (settings.ts) and unknown build names (build-id.ts). */
 /** Edit distance (Levenshtein) between two strings. */
 export function editDistance(a: string, b: string): number {
   if (a === b) return 0;

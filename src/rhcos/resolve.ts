@@ -2,7 +2,7 @@ import { FetchError, OsimageError, type Warning } from '../errors.js';
 import { fetchJson } from '../http/client.js';
 import { redactUrl } from '../http/redact.js';
 import { assertLegacyArch, newestBuild, parseBuildList, type BuildList } from './builds.js';
-import { closest } from './closest.js';
+import { closestBuildId } from './build-id.js';
 import { osContainerPullspec, parseMeta, type BuildMeta } from './meta.js';
 import type { Settings } from './settings.js';
 import { buildDirUrl, buildsJsonUrl, metaJsonUrl } from './urls.js';
@@ -44,7 +44,7 @@ export function checkPinnedBuild(list: BuildList, build: string, arch: string): 
     const ids = list.builds.map((b) => b.id);
     const shown = ids.slice(0, LIST_IN_ERRORS);
     const which = ids.length > shown.length ? ` (newest ${shown.length} of ${ids.length})` : '';
-    const near = closest(build, ids);
+    const near = closestBuildId(build, ids);
     throw new OsimageError(
       `no build with name '${build}' found at '${list.url}'. Available builds are${which}: [${shown.join(', ')}]${near ? `; closest match: ${near}` : ''}`,
       { code: 'build-not-found' },

@@ -1,12 +1,25 @@
-import { compareBuildIds } from './build-id.js';
+// The one place build ids are ordered for a verdict (stream-aware: across RHEL 9 and 10 there is no newer/older).
+import { compareBuildIds } from '../rhcos/build-id.js';
 
 /** One side of the comparison: where its OS image is and, when known, which build it is. */
 export interface OsImageSide {
   pullspec: string;
   digest: string | undefined;
   buildId: string | undefined;
-  /** Where the build id came from: `meta.json`, `annotation`, `labels`. */
+  /** Where the build id came from: `meta.json`, `annotation`, `labels`, `digest`, `node-image`. */
   buildIdSource: string | undefined;
+  /** The bootimage's manifest list digest (meta.json `manifest-list-digest`): a payload naming it is the same OS. */
+  listDigest?: string | undefined;
+  /**
+   * A payload node image (4.19+): its `coreos.build.manifest-list-tag`. Its buildId is then its base build
+   * (`org.opencontainers.image.version`), which is compared with the bootimage's build.
+   */
+  nodeImage?: string | undefined;
+}
+
+/** Whether the payload's digest is the bootimage's image (by its own digest or its manifest list's). */
+export function sameImage(bootimage: OsImageSide, digest: string | undefined): boolean {
+  return digest !== undefined && (digest === bootimage.digest || digest === bootimage.listDigest);
 }
 
 export type Verdict = 'consistent' | 'payload-newer' | 'bootimage-newer' | 'different';
@@ -25,7 +38,7 @@ export interface Comparison {
  * which side is newer, and what that means on a cluster.
  */
 export function compareOsImages(bootimage: OsImageSide, payload: OsImageSide): Comparison {
-  if (bootimage.digest && payload.digest && bootimage.digest === payload.digest) {
+  if (sameImage(bootimage, payload.digest)) {
     return {
       verdict: 'consistent',
       consistent: true,
@@ -35,7 +48,16 @@ export function compareOsImages(bootimage: OsImageSide, payload: OsImageSide): C
     };
   }
   const order = bootimage.buildId && payload.buildId ? compareBuildIds(bootimage.buildId, payload.buildId) : undefined;
-  if (order !== undefined && order < 0) {
+  if (order === 'same' && payload.nodeImage !== undefined) {
+    return {
+      verdict: 'consistent',
+      consistent: true,
+      bootimage,
+      payload,
+      meaning: `the payload's node image ${payload.nodeImage} is built on the bootimage's build ${bootimage.buildId}: new nodes boot that OS and only gain the node layer (kubelet, cri-o)`,
+    };
+  }
+  if (order === 'older') {
     return {
       verdict: 'payload-newer',
       consistent: false,
@@ -44,7 +66,7 @@ export function compareOsImages(bootimage: OsImageSide, payload: OsImageSide): C
       meaning: `the payload is newer: every new node boots ${bootimage.buildId}, then pivots to ${payload.buildId} and reboots on first boot`,
     };
   }
-  if (order !== undefined && order > 0) {
+  if (order === 'newer') {
     return {
       verdict: 'bootimage-newer',
       consistent: false,
@@ -53,7 +75,7 @@ export function compareOsImages(bootimage: OsImageSide, payload: OsImageSide): C
       meaning: `the bootimage is newer: every new node boots ${bootimage.buildId}, then pivots DOWN to ${payload.buildId} (a downgrade) and reboots on first boot`,
     };
   }
-  const same = order === 0 ? ` (both say build ${bootimage.buildId}, yet the digests differ: a rebuilt or re-pushed image)` : '';
+  const same = order === 'same' ? ` (both say build ${bootimage.buildId}, yet the digests differ: a rebuilt or re-pushed image)` : '';
   return {
     verdict: 'different',
     consistent: false,

@@ -1,25 +1,32 @@
 /**
- * `verify`: is the OS image the payload ships (the release's `machine-os-content`, or `rhel-coreos`) the
- * bootimage's own OS container? Core only: it resolves, reads and compares, and returns a report.
+ * `verify`: is the OS image the payload ships the bootimage's own? Every generation: the payload's
+ * `rhel-coreos`, `rhel-coreos-8` or `machine-os-content` (the first it has), an exact `--tag`, or an OS image
+ * stream's OS image, against the meta.json container that tag pairs with (src/oci/os-tags.ts); a 4.19+ node
+ * image by its base build. Core only: it resolves, reads and compares, and returns a report.
  */
 import { OsimageError, type Warning, describe } from '../errors.js';
 import { openImage } from '../registry/open.js';
-import { resolveImage } from '../registry/platform.js';
 import type { SourceOptions } from '../registry/types.js';
-import { loadReleaseInfo, readImageConfig } from '../release/info.js';
+import { loadReleaseInfo } from '../release/info.js';
+import { inspectOsImage, releaseOsStreams } from '../release/os-image-config.js';
+import { findStream } from '../release/os-streams.js';
 import { digestOf } from '../oci/digest.js';
-import { dockerImage, OS_CONTENT_TAG, type ImageStream } from '../oci/image-stream.js';
+import { dockerImage, imageFor, type ImageStream } from '../oci/image-stream.js';
+import { containerKeyForTag, OS_TAG_PREFERENCE, type ContainerKey } from '../oci/os-tags.js';
 import { ANNOTATION_VERSIONS } from '../release/references.js';
 import { requireOsContainer, resolveBuild, type ResolvedBuild } from '../rhcos/resolve.js';
 import type { Settings } from '../rhcos/settings.js';
-import { buildIdFromLabels, machineOsFromVersions } from './build-id.js';
-import { compareOsImages, type Comparison, type OsImageSide } from './compare.js';
+import { buildIdFromLabels, machineOsFromVersions } from '../rhcos/build-id.js';
+import { compareOsImages, sameImage, type Comparison, type OsImageSide } from './compare.js';
+import { compareExtensions, extensionsTagFor, type ExtensionsReport } from './extensions.js';
 
 export interface VerifyRequest {
   /** The release image as the user typed it. */
   release: string;
-  /** The payload tag naming the OS image: machine-os-content, or rhel-coreos for 4.12+ payloads. */
-  tag?: string;
+  /** One exact payload tag; by default the first of OS_TAG_PREFERENCE the payload has. */
+  tag?: string | undefined;
+  /** Verify this OS image stream's OS image (found as `release os-streams` finds it) instead of a tag. */
+  osStream?: string | undefined;
   /** Where the bootimage comes from. */
   settings: Settings;
   /** `FILE:LINE` of the build pin, when the build came from a release script. */
@@ -45,6 +52,11 @@ export interface BootimageInfo {
 export interface VerifyReport extends Comparison {
   release: string;
   tag: string;
+  /** The OS image stream verified (--os-stream), else undefined. */
+  osStream: string | undefined;
+  /** The meta.json container the bootimage side was read from. */
+  containerKey: ContainerKey;
+  extensions: ExtensionsReport;
   /** The release image's manifest digest. */
   releaseDigest: string;
   build: BootimageInfo;
@@ -66,13 +78,38 @@ export function platformForArch(arch: string): string {
   return PLATFORMS[arch] ?? `linux/${arch}`;
 }
 
-/** The bootimage side: the build's meta.json `oscontainer`. A build without one is an error naming it and its meta.json. */
-export function bootimageSide(resolved: ResolvedBuild): OsImageSide {
-  const pullspec = requireOsContainer(
-    resolved,
-    'there is no OS container to compare with the payload (builds before early 2019 did not publish one)',
-  );
-  return { pullspec, digest: resolved.meta.oscontainer?.digest, buildId: resolved.build, buildIdSource: 'meta.json' };
+/**
+ * The bootimage side: the build's meta.json container `key` (`oscontainer` by default). A build without an
+ * `oscontainer` is an error naming it and its meta.json; a build without another key falls back to its
+ * `oscontainer`, with a note (builds before 4.12 publish only that).
+ */
+export function bootimageSide(resolved: ResolvedBuild, key: ContainerKey = 'oscontainer', notes: string[] = []): OsImageSide {
+  const c = key === 'oscontainer' ? null : resolved.meta.containers[key];
+  if (c === null) {
+    const hint =
+      key === 'oscontainer'
+        ? 'there is no OS container to compare with the payload (builds before early 2019 did not publish one)'
+        : `there is no OS container to compare with the payload (it has no "${key}" either)`;
+    const pullspec = requireOsContainer(resolved, hint);
+    if (key !== 'oscontainer')
+      notes.push(`RHCOS build ${resolved.build} has no "${key}" in ${resolved.metaUrl}: compared with its "oscontainer"`);
+    return { pullspec, digest: resolved.meta.oscontainer?.digest, buildId: resolved.build, buildIdSource: 'meta.json' };
+  }
+  return {
+    pullspec: c.pullspec,
+    digest: c.digest ?? undefined,
+    buildId: resolved.build,
+    buildIdSource: 'meta.json',
+    ...(c.manifestListDigest ? { listDigest: c.manifestListDigest } : {}),
+  };
+}
+
+/** The payload's OS tag to verify: the first of OS_TAG_PREFERENCE it has, or oc's error naming them all. */
+export function defaultOsTag(references: ImageStream, release: string): string {
+  const tag = OS_TAG_PREFERENCE.find((t) => imageFor(references, t) !== undefined);
+  if (tag) return tag;
+  const names = OS_TAG_PREFERENCE.map((t) => `"${t}"`);
+  throw new OsimageError(`no image tag ${names.slice(0, -1).join(', ')} or ${names.at(-1)} exists in the release image ${release}`);
 }
 
 /** The payload side from image-references: the tag's pullspec and, when annotated, its `machine-os=<id>`. */
@@ -84,63 +121,53 @@ export function payloadSide(references: ImageStream, tag: string, release: strin
   return { pullspec, digest: digestOf(pullspec), buildId, buildIdSource: buildId ? 'annotation' : undefined };
 }
 
-export interface OsContainerFacts {
-  /** The digest the pullspec names (the list's, for a manifest list). */
-  digest: string;
-  labels: Record<string, string>;
-}
-
-/** Read an OS container's digest and config labels from its registry (or oci: layout). */
-export async function inspectOsContainer(pullspec: string, opts: SourceOptions, filterByOs: string): Promise<OsContainerFacts> {
-  const source = await openImage(pullspec, opts);
-  try {
-    const resolved = await resolveImage(source, filterByOs);
-    const config = await readImageConfig(source, resolved.manifest.parsed.config);
-    return { digest: resolved.list?.digest ?? resolved.manifest.digest, labels: config.config?.Labels ?? {} };
-  } finally {
-    await source.close();
-  }
-}
-
 /**
  * Compare the bootimage the settings name with the payload's OS image. When the digests differ and the
- * payload's build id (or digest) is not in image-references, the OS container itself is read for its
- * labels; when it cannot be reached, a note says so and the build id stays unknown.
+ * payload's build id (or digest) is not in image-references, or the tag is a layered one (a 4.19+ node image
+ * is only known by its labels), the OS container itself is read for its labels (from the release's own
+ * layout on oci:/oci-archive:); when it cannot be reached, a note says so and the build id stays unknown.
+ * The extensions image is compared too; its drift makes the report inconsistent.
  */
 export async function verify(req: VerifyRequest): Promise<VerifyReport> {
-  const tag = req.tag ?? OS_CONTENT_TAG;
   const opts = req.sourceOptions ?? {};
   const resolved = await resolveBuild(req.settings);
-  const bootimage = bootimageSide(resolved);
+  const platform = req.filterByOs ?? platformForArch(resolved.arch);
 
   const source = await openImage(req.release, opts);
   let references: ImageStream;
   let releaseDigest: string;
   try {
     // A multi-arch release: the payload of the bootimage's architecture, unless --filter-by-os says otherwise.
-    const info = await loadReleaseInfo(req.release, source, {
-      referencesOnly: true,
-      filterByOs: req.filterByOs ?? platformForArch(resolved.arch),
-    });
+    const info = await loadReleaseInfo(req.release, source, { referencesOnly: true, filterByOs: platform });
     references = info.references;
     releaseDigest = info.listDigest ?? info.digest;
   } finally {
     await source.close();
   }
-  let payload = payloadSide(references, tag, req.release);
+
+  let tag: string;
+  let extensionsTag: string | undefined;
+  if (req.osStream !== undefined) {
+    const stream = findStream(await releaseOsStreams(req.release, references, opts, platform), req.osStream, req.release);
+    tag = stream.osTag;
+    extensionsTag = stream.extensionsTag;
+  } else {
+    tag = req.tag ?? defaultOsTag(references, req.release);
+  }
+  const key: ContainerKey = req.osStream !== undefined ? 'base-oscontainer' : (containerKeyForTag(tag) ?? 'oscontainer');
+  const layered = key === 'base-oscontainer';
+  if (extensionsTag === undefined && layered) extensionsTag = extensionsTagFor(tag);
 
   const notes: string[] = [];
-  const sameDigest = bootimage.digest !== undefined && bootimage.digest === payload.digest;
-  if (!sameDigest && (payload.buildId === undefined || payload.digest === undefined)) {
-    const platform = req.filterByOs ?? platformForArch(resolved.arch);
+  const bootimage = bootimageSide(resolved, key, notes);
+  let payload = payloadSide(references, tag, req.release);
+
+  // A layered OS image is read whenever it is not the build's own: from 4.19 it is a node image, known by its labels.
+  const readLabels = layered || payload.buildId === undefined || payload.digest === undefined;
+  if (!sameImage(bootimage, payload.digest) && readLabels) {
     try {
-      const facts = await inspectOsContainer(payload.pullspec, opts, platform);
-      const fromLabels = buildIdFromLabels(facts.labels);
-      payload = {
-        ...payload,
-        digest: payload.digest ?? facts.digest,
-        ...(payload.buildId === undefined && fromLabels !== undefined ? { buildId: fromLabels, buildIdSource: 'labels' } : {}),
-      };
+      const facts = await inspectOsImage(req.release, payload.pullspec, opts, platform);
+      payload = withLabels({ ...payload, digest: payload.digest ?? facts.digest }, facts.labels);
       if (payload.buildId === undefined) {
         notes.push(
           `the OS container ${payload.pullspec} has no build id label (coreos.build.manifest-list-tag, org.opencontainers.image.version, version): its build is unknown`,
@@ -150,7 +177,7 @@ export async function verify(req: VerifyRequest): Promise<VerifyReport> {
       notes.push(`could not read the OS container ${payload.pullspec} (offline?): ${describe(err)}; its build is unknown`);
     }
   }
-  const matched = bootimage.digest !== undefined && bootimage.digest === payload.digest; // a tag may have resolved to it
+  const matched = sameImage(bootimage, payload.digest); // a tag may have resolved to it
   if (matched && payload.buildId === undefined) {
     // The same image as the bootimage's OS container: its build is the bootimage's.
     payload = { ...payload, buildId: bootimage.buildId, buildIdSource: 'digest' };
@@ -160,13 +187,18 @@ export async function verify(req: VerifyRequest): Promise<VerifyReport> {
     );
   }
   if (bootimage.digest === undefined)
-    notes.push(`${resolved.metaUrl} gives no oscontainer digest: the bootimage's OS container is only known by tag`);
+    notes.push(`${resolved.metaUrl} gives no ${key} digest: the bootimage's OS container is only known by tag`);
 
+  const extensions = await extensionsOf(req.release, references, extensionsTag, resolved, payload, { opts, platform, notes });
   const comparison = compareOsImages(bootimage, payload);
   return {
     ...comparison,
+    consistent: comparison.consistent && extensions.verdict !== 'drift',
     release: req.release,
     tag,
+    osStream: req.osStream,
+    containerKey: key,
+    extensions,
     releaseDigest,
     build: {
       build: resolved.build,
@@ -179,4 +211,46 @@ export async function verify(req: VerifyRequest): Promise<VerifyReport> {
     notes,
     warnings: resolved.warnings,
   };
+}
+
+const MANIFEST_LIST_TAG = 'coreos.build.manifest-list-tag';
+const OCI_VERSION = 'org.opencontainers.image.version';
+
+/**
+ * The payload side after its labels were read: a node image (it has `coreos.build.manifest-list-tag`) is
+ * judged by its base build (`org.opencontainers.image.version`); any other image takes a build id from its
+ * labels only when image-references gave none.
+ */
+export function withLabels(payload: OsImageSide, labels: Record<string, string>): OsImageSide {
+  const nodeImage = labels[MANIFEST_LIST_TAG];
+  if (nodeImage && /-node-image$/.test(nodeImage)) {
+    const base = labels[OCI_VERSION] || undefined;
+    return { ...payload, nodeImage, buildId: base, buildIdSource: base ? 'node-image' : undefined };
+  }
+  if (payload.buildId !== undefined) return payload;
+  const fromLabels = buildIdFromLabels(labels);
+  return fromLabels === undefined ? payload : { ...payload, buildId: fromLabels, buildIdSource: 'labels' };
+}
+
+/** The extensions verdict: the payload's extensions tag against the build's `extensions-container`. */
+async function extensionsOf(
+  release: string,
+  references: ImageStream,
+  tag: string | undefined,
+  resolved: ResolvedBuild,
+  payload: OsImageSide,
+  ctx: { opts: SourceOptions; platform: string; notes: string[] },
+): Promise<ExtensionsReport> {
+  const pullspec = tag === undefined ? undefined : imageFor(references, tag);
+  const build = tag === undefined ? null : resolved.meta.containers['extensions-container'];
+  let base: { extensions: string | undefined; pinned: string } | undefined;
+  if (pullspec !== undefined && build !== null && payload.nodeImage !== undefined) {
+    try {
+      const facts = await inspectOsImage(release, pullspec, ctx.opts, ctx.platform);
+      base = { extensions: facts.labels[OCI_VERSION] || undefined, pinned: resolved.build };
+    } catch (err) {
+      ctx.notes.push(`could not read the extensions image ${pullspec} (offline?): ${describe(err)}; its build is unknown`);
+    }
+  }
+  return compareExtensions(tag, pullspec, build, base);
 }

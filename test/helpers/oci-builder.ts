@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
 import { buildImage, buildIndex, buildLayer, type BuiltImage, type BuiltIndex, type LayerEntry } from '../../src/release/build-layer.js';
 import { writeOciArchive, writeOciLayout, type LayoutEntry } from '../../src/registry/oci-write.js';
 import type { Descriptor, FetchedManifest, ImageSource, Platform } from '../../src/registry/types.js';
@@ -148,6 +149,31 @@ export interface Temp {
 export async function tempDir(prefix = 'osimage-release-'): Promise<Temp> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A temp folder for one test file (made before its tests, removed after them) and `refOf`, which writes an
+ * image of the given layers (each a list of entries, bottom first) as a new layout in it: its `oci:` reference.
+ */
+export function tempLayouts(prefix?: string): { readonly dir: string; refOf(layers: LayerEntry[][]): Promise<string> } {
+  let tmp: Temp | undefined;
+  let n = 0;
+  beforeAll(async () => {
+    tmp = await tempDir(prefix);
+  });
+  afterAll(async () => {
+    await tmp?.cleanup();
+  });
+  return {
+    get dir() {
+      if (!tmp) throw new Error('tempLayouts: used outside a test');
+      return tmp.dir;
+    },
+    async refOf(layers) {
+      const img = await image(layers.map((entries) => ({ entries })));
+      return layout(this.dir, `img${n++}`, [entry(img)]);
+    },
+  };
 }
 
 /** Write a layout folder under `dir/name` and return its `oci:` reference (with the tag when given). */

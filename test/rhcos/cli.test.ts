@@ -35,8 +35,10 @@ describe('osimage resolve', () => {
         'buildDir',
         'buildsURL',
         'channel',
+        'containers',
         'metaURL',
         'osContainer',
+        'osImage',
         'ostreeCommit',
         'ostreeVersion',
         'pinned',
@@ -55,6 +57,18 @@ describe('osimage resolve', () => {
       amis: { 'us-east-1': 'ami-07f604c5f18a1e7a9' },
     });
     expect(j.qemu.installerUrl).toMatch(/\?sha256=3b28/);
+    // a 2019 build: the primary OS image is its oscontainer; the layered containers are null
+    expect(j.osImage).toBe(j.osContainer);
+    expect(j.containers).toEqual({
+      oscontainer: {
+        image: 'quay.io/openshift-release-dev/ocp-v4.0-art-dev',
+        digest: `sha256:${'e'.repeat(64)}`,
+        pullspec: j.osContainer,
+        manifestListDigest: null,
+      },
+      'base-oscontainer': null,
+      'extensions-container': null,
+    });
   });
 
   it('-o env prints lines a shell can source', async () => {
@@ -74,6 +88,18 @@ describe('osimage resolve', () => {
     expect(none.stdout).toBe('');
     expect(none.stderr).toBe(
       `error: RHCOS build 47.246 has no "oscontainer" in ${server.url}/maipo/47.246/meta.json: it publishes no OS container`,
+    );
+  });
+
+  it('-o os-image prints the primary OS image, and fails naming the build and meta.json for a build without one', async () => {
+    const r = await osimage(['resolve', '--base-url', server.url, '--channel', 'ootpa', '-o', 'os-image']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(`quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${'e'.repeat(64)}`);
+    const none = await osimage(['resolve', '--base-url', server.url, '-o', 'os-image']);
+    expect(none.exitCode).toBe(1);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toBe(
+      `error: RHCOS build 47.246 has no "base-oscontainer" or "oscontainer" in ${server.url}/maipo/47.246/meta.json: it publishes no OS image`,
     );
   });
 

@@ -93,10 +93,11 @@ describe('diffReleases', () => {
     expect(d.to).toMatchObject({ image: newRef, name: '4.13.2' });
     expect(d.machineOs).toEqual({ from: '413.92.202305231734-0', to: '413.92.202306070210-0', changed: true });
     expect(d.components).toEqual([
-      { component: 'crio', displayName: '', from: null, to: '1.26.3' },
-      { component: 'kubernetes', displayName: '', from: '1.26.1', to: '1.26.5' },
+      { component: 'crio', stream: null, displayName: '', from: null, to: '1.26.3' },
+      { component: 'kubernetes', stream: null, displayName: '', from: '1.26.1', to: '1.26.5' },
       {
         component: 'machine-os',
+        stream: null,
         displayName: 'Red Hat Enterprise Linux CoreOS',
         from: '413.92.202305231734-0',
         to: '413.92.202306070210-0',
@@ -150,7 +151,8 @@ describe('release info --changes-from (offline)', () => {
     const r = await osimage(['release', 'info', '--changes-from', oldRef, newRef, '-o', 'json']);
     expect(r.exitCode).toBe(0);
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(['from', 'to', 'machineOs', 'components', 'images']);
+    expect(Object.keys(j)).toEqual(['from', 'to', 'machineOs', 'machineOsStreams', 'components', 'images']);
+    expect(j.machineOsStreams).toEqual([]);
     expect(Object.keys(j.images)).toEqual(['added', 'removed', 'changed', 'unchanged']);
     expect(j.from).toEqual({ image: oldRef, name: '4.13.1', digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
     expect(j.machineOs.changed).toBe(true);

@@ -275,10 +275,17 @@ describe('verify: the payload build id', () => {
 describe('verify: errors', () => {
   test("a release without the tag: oc's wording, exit 1", async () => {
     const release = await pushRelease('no-moc', [{ name: 'cli', pullspec: `${QUAY}@sha256:${'a'.repeat(64)}` }]);
-    const r = await osimage(args(release, '--build', OLD));
+    const r = await osimage(args(release, '--build', OLD, '--tag', 'machine-os-content'));
     expect(r).toEqual({
       stdout: '',
       stderr: `error: no image tag "machine-os-content" exists in the release image ${release}`,
+      exitCode: 1,
+    });
+    // Without --tag, the error names every OS tag it looked for.
+    const d = await osimage(args(release, '--build', OLD));
+    expect(d).toEqual({
+      stdout: '',
+      stderr: `error: no image tag "rhel-coreos", "rhel-coreos-8" or "machine-os-content" exists in the release image ${release}`,
       exitCode: 1,
     });
   });

@@ -2,7 +2,7 @@ import { OsimageError } from '../../errors.js';
 import { DIGEST_GRAMMAR } from '../../oci/digest.js';
 import { TAG_GRAMMAR } from '../../oci/reference.js';
 import type { TagReference } from '../../oci/image-stream.js';
-import { ANNOTATION_VERSIONS, parseComponentVersions } from '../references.js';
+import { DEFAULT_STREAM, versionClaims } from '../references.js';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -22,32 +22,34 @@ export function replaceImageReferences(data: string, replacements: ReadonlyMap<s
 
 /**
  * Component versions of the images a payload references (their `io.openshift.build.versions`
- * annotations), for `0.0.1-snapshot-<component>`. Unlike `release info`, which warns, two images that
- * disagree on a component are an error here, as in `oc adm release new`.
+ * annotations), for `0.0.1-snapshot-<component>`: the default OS stream's. Unlike `release info`, which warns,
+ * two images of one OS stream that disagree on a component are an error here, as in `oc adm release new`; each
+ * OS stream (`rhel-coreos-10`, `rhel-coreos-10-extensions` → `rhel-10`) may carry its own `machine-os`.
  */
 export function referencedVersions(tags: TagReference[]): Map<string, { version: string; tags: string[] }> {
-  const out = new Map<string, { version: string; tags: string[] }>();
-  const conflicts = new Map<string, string[]>();
-  for (const t of tags) {
-    const label = t.annotations?.[ANNOTATION_VERSIONS];
-    if (!label) continue;
-    let parsed;
-    try {
-      parsed = parseComponentVersions(label);
-    } catch (err) {
-      throw new OsimageError(`image ${JSON.stringify(t.name)}: ${(err as Error).message}`);
+  const claims = versionClaims(tags, {
+    displayNames: false,
+    invalid: (t, err) => {
+      throw new OsimageError(`image ${JSON.stringify(t.name)}: ${err.message}`);
+    },
+  });
+  let defaults = new Map<string, { version: string; tags: string[] }>();
+  for (const [stream, components] of claims) {
+    const agreed = new Map<string, { version: string; tags: string[] }>();
+    for (const [k, list] of components) {
+      const versions = [...new Set(list.map((c) => c.version))];
+      if (versions.length > 1) {
+        const first = list.filter((c) => c.version === versions[0]).map((c) => c.tag);
+        const others = list.filter((c) => c.version !== versions[0]).map((c) => `${c.version} (${c.tag})`);
+        throw new OsimageError(
+          `the version for "${k}" is inconsistent across the referenced images: ${[`${versions[0]} (${first.join(', ')})`, ...others].join(', ')}`,
+        );
+      }
+      agreed.set(k, { version: versions[0]!, tags: list.map((c) => c.tag) });
     }
-    for (const [k, { version }] of parsed) {
-      const had = out.get(k);
-      if (!had) out.set(k, { version, tags: [t.name] });
-      else if (had.version === version) had.tags.push(t.name);
-      else conflicts.set(k, [...(conflicts.get(k) ?? [`${had.version} (${had.tags.join(', ')})`]), `${version} (${t.name})`]);
-    }
+    if (stream === DEFAULT_STREAM) defaults = agreed;
   }
-  for (const [k, list] of conflicts) {
-    throw new OsimageError(`the version for "${k}" is inconsistent across the referenced images: ${list.join(', ')}`);
-  }
-  return out;
+  return defaults;
 }
 
 /**
