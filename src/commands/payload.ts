@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
-import { env, setExitCode } from '../context.js';
+import { setExitCode } from '../context.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
 import { checkConflicts, flagName, type FlagRule } from './conflicts.js';
 import { readImages } from './open-image.js';
@@ -53,15 +53,6 @@ const WRITE_CONFLICTS: FlagRule[] = [
 ];
 
 /** The pin variables of an OS stream (`rhel-10` → RHCOS_RHEL_10_BUILD_NAME, …) read as the plain RHCOS_* ones. */
-function streamEnv(stream: string | undefined, environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  if (stream === undefined) return environment;
-  const prefix = `RHCOS_${stream.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_`;
-  const out: NodeJS.ProcessEnv = {};
-  for (const v of ['BUILD_NAME', 'DEFAULT_CHANNEL', 'BASE_URL'])
-    if (environment[prefix + v] !== undefined) out[`RHCOS_${v}`] = environment[prefix + v];
-  return out;
-}
-
 function writeCommand(): Command {
   return addSettingsOptions(new Command('write'))
     .summary("write the OS images into image-references and the osimageurl ConfigMap, for the folder's generation")
@@ -119,7 +110,8 @@ function writeCommand(): Command {
       }
       let arch = '';
       const build = async () => {
-        const settings = settingsFrom(opts, streamEnv(opts.osStream, env()));
+        // With --os-stream, the settings come from that stream's own variables (RHCOS_RHEL_10_*).
+        const settings = settingsFrom(opts);
         const { resolveBuild } = await import('../rhcos/resolve.js');
         const resolved = await resolveBuild(settings);
         resolved.warnings.forEach(warn);
