@@ -191,6 +191,43 @@ function osStreamsCommand(): Command {
     });
 }
 
+interface BootimagesOptions extends RegistryOptionValues {
+  osStream?: string;
+  output: 'text' | 'json';
+}
+
+function bootimagesCommand(): Command {
+  return addRegistryOptions(new Command('bootimages'))
+    .description(
+      `Show the bootimage streams a release carries (release-manifests/0000_50_installer_coreos-bootimages.yaml): per arch the build, platforms and region counts, or with -o json the stream JSON as stored (data.stream, or data.streams[NAME] with --os-stream).\n${REFERENCE_HELP}`,
+    )
+    .argument('<image>', 'the release image')
+    .option('--os-stream <name>', 'the OS stream of data.streams to show (rhel-9, rhel-10); default: data.stream')
+    .addOption(outputOption(['text', 'json'], 'text'))
+    .addHelpText(
+      'after',
+      examples([
+        'osimage release bootimages quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64',
+        'osimage release bootimages oci-archive:release.tar -o json > stream.json',
+        'osimage release bootimages --os-stream rhel-10 -o json quay.io/openshift-release-dev/ocp-release:4.21.0-multi',
+      ]),
+    )
+    .action(async (image: string, o: BootimagesOptions) => {
+      if (o.osStream === '') throw new UsageError('--os-stream: the stream name is empty');
+      const boot = await import('../release/bootimages.js');
+      const { out, outRaw } = await import('../output/terminal.js');
+      const found = await readImages(o, async (open) => boot.readReleaseBootimages(await open(image), filterOf(o)));
+      if (o.output === 'json') {
+        const { text } = boot.pickStream(found, o.osStream, image);
+        outRaw(text.endsWith('\n') ? text : `${text}\n`);
+        return;
+      }
+      const { renderBootimages } = await import('../output/bootimages-view.js');
+      const picked = o.osStream !== undefined ? [boot.pickStream(found, o.osStream, image)] : boot.allStreams(found, image);
+      outRaw(renderBootimages(picked, boot.defaultStreamName(found)));
+    });
+}
+
 /** `--filter-by-os` as the release readers take it. */
 function filterOf(o: RegistryOptionValues): { filterByOs?: string } {
   return o.filterByOs !== undefined ? { filterByOs: o.filterByOs } : {};
@@ -198,10 +235,11 @@ function filterOf(o: RegistryOptionValues): { filterByOs?: string } {
 
 export function command(): Command {
   return new Command('release')
-    .description('Release payload images: info, extract, os-streams, new.')
+    .description('Release payload images: info, extract, os-streams, bootimages, new.')
     .addCommand(infoCommand())
     .addCommand(extractCommand())
     .addCommand(osStreamsCommand())
+    .addCommand(bootimagesCommand())
     .addCommand(newCommand())
     .addHelpText(
       'after',
