@@ -215,7 +215,7 @@ function bootimagesCommand(): Command {
     .action(async (image: string, o: BootimagesOptions) => {
       if (o.osStream === '') throw new UsageError('--os-stream: the stream name is empty');
       const boot = await import('../release/bootimages.js');
-      const { out, outRaw } = await import('../output/terminal.js');
+      const { outRaw } = await import('../output/terminal.js');
       const found = await readImages(o, async (open) => boot.readReleaseBootimages(await open(image), filterOf(o)));
       if (o.output === 'json') {
         const { text } = boot.pickStream(found, o.osStream, image);
