@@ -31,8 +31,15 @@ export function digestKey(kind: 'manifests' | 'configs', digest: string): CacheK
  * the small files kept. `query` names what was asked (the whole folder, or only image-references), since a walk
  * that stops early reads less.
  */
-export function releaseFilesKey(folder: string, layers: readonly string[], query: 'full' | 'references'): CacheKey {
-  return { kind: 'release', name: `${query}-${hex(`${folder}\n${layers.join('\n')}`)}` };
+export function releaseFilesKey(
+  folder: string,
+  layers: readonly string[],
+  query: 'full' | 'references',
+  files?: readonly string[],
+): CacheKey {
+  // Files kept beside the query (LoadOptions.alsoRead) make another entry; without them the key is as before.
+  const also = files?.length ? `\n+${[...files].sort().join('\n+')}` : '';
+  return { kind: 'release', name: `${query}-${hex(`${folder}\n${layers.join('\n')}${also}`)}` };
 }
 
 /** The digest a tag named when it was last read: a hint only (see the module note). */

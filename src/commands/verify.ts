@@ -58,6 +58,13 @@ Extensions:
   The payload's extensions tag (rhel-coreos-extensions, the stream's) against meta.json's
   "extensions-container": consistent, drift (exit 1) or absent (either side has none).
 
+Bootimage stream:
+  When the release carries release-manifests/0000_50_installer_coreos-bootimages.yaml (4.8+), the
+  build its stream names for the pinned arch (data.stream; with --os-stream NAME, data.streams[NAME]
+  unless NAME is the release's default stream) against the pinned build: consistent, differs (exit 1:
+  the installer would boot new machines from another build than the one pinned) or absent. The file
+  is read from the layers already read for image-references, never from another layer.
+
 Verdict (exit status):
   consistent (0)       the same digest, whatever the repository: new nodes boot straight into it.
   payload-newer (1)    new nodes boot the bootimage, pivot to the payload's OS and reboot on first boot.

@@ -1,6 +1,7 @@
 /** `verify` views: a short text report, and the documented `-o json` object. */
 import type { OsImageSide, Verdict } from '../verify/compare.js';
 import type { ExtensionsVerdict } from '../verify/extensions.js';
+import type { BootimagesReport } from '../verify/bootimages.js';
 import type { VerifyReport } from '../verify/verify.js';
 import { escapeText } from './escape.js';
 import { keyValues } from './format.js';
@@ -25,6 +26,17 @@ const EXTENSIONS_TEXT: Record<ExtensionsVerdict, string> = {
   absent: 'absent',
 };
 
+const BOOTIMAGES_DIFFER =
+  "the installer would boot new machines from a different build than the one pinned (the payload's coreos-bootimages stream); they pivot to the payload's OS image on first boot, and the machine-config-operator's boot-image controller updates machine sets to that stream's images";
+
+/** `Bootimage stream: …` — what the payload's coreos-bootimages names for the pinned arch. */
+function bootimagesLine(b: BootimagesReport): string {
+  if (b.verdict === 'absent') return 'Bootimage stream: absent (the payload carries no coreos-bootimages stream for it)';
+  const where = `${b.stream}, ${b.arch}`;
+  if (b.verdict === 'consistent') return `Bootimage stream: consistent, ${b.streamBuild} (${where})`;
+  return `Bootimage stream: DIFFERS, ${b.streamBuild ?? `no ${b.arch} build`} (${where}), pinned ${b.pinnedBuild}`;
+}
+
 export function renderVerify(r: VerifyReport): string {
   const pinned = r.build.pinnedIn ? ` (pinned in ${r.build.pinnedIn})` : '';
   const lines = [
@@ -47,7 +59,9 @@ export function renderVerify(r: VerifyReport): string {
     const e = r.extensions;
     lines.push(`Extensions: ${EXTENSIONS_TEXT[e.verdict]}${e.tag !== undefined && e.payload !== undefined ? `, tag ${e.tag}` : ''}`);
   }
+  lines.push(bootimagesLine(r.bootimages));
   lines.push('', `Meaning: ${r.meaning}`);
+  if (r.bootimages.verdict === 'differs') lines.push(`Meaning: ${BOOTIMAGES_DIFFER}`);
   for (const n of r.notes) lines.push(`Note: ${n}`);
   return escapeText(`${lines.join('\n')}\n`);
 }
@@ -56,7 +70,8 @@ export function renderVerify(r: VerifyReport): string {
  * The stable `verify -o json` object. Unknown values are null, never absent.
  *
  * {
- *   "consistent": boolean,          (the OS verdict is consistent and the extensions do not drift)
+ *   "consistent": boolean,          (the OS verdict is consistent, the extensions do not drift and the
+ *                                    bootimage stream does not differ)
  *   "verdict": "consistent" | "payload-newer" | "bootimage-newer" | "different",
  *   "meaning": string,
  *   "release": { "image": string, "digest": string, "tag": string, "osStream": string | null },
@@ -65,6 +80,9 @@ export function renderVerify(r: VerifyReport): string {
  *   "payload": { "pullspec", "digest", "buildId", "buildIdSource" },
  *   "nodeImage": string | null,     (a 4.19+ node image's coreos.build.manifest-list-tag)
  *   "extensions": { "verdict": "consistent" | "drift" | "absent", "tag", "payload", "bootimage" },
+ *   "bootimages": { "verdict": "consistent" | "differs" | "absent", "streamBuild", "pinnedBuild", "arch" },
+ *                                   (the payload's coreos-bootimages stream, data.stream or data.streams[--os-stream],
+ *                                    for the pinned arch; differs makes consistent false)
  *   "notes": string[]
  * }
  */
@@ -104,6 +122,7 @@ export interface VerifyJson {
   payload: VerifySideJson;
   nodeImage: string | null;
   extensions: ExtensionsJson;
+  bootimages: { verdict: BootimagesReport['verdict']; streamBuild: string | null; pinnedBuild: string; arch: string };
   notes: string[];
 }
 
@@ -134,6 +153,12 @@ export function verifyJson(r: VerifyReport): VerifyJson {
       tag: r.extensions.tag ?? null,
       payload: r.extensions.payload ?? null,
       bootimage: r.extensions.bootimage ?? null,
+    },
+    bootimages: {
+      verdict: r.bootimages.verdict,
+      streamBuild: r.bootimages.streamBuild,
+      pinnedBuild: r.bootimages.pinnedBuild,
+      arch: r.bootimages.arch,
     },
     notes: r.notes,
   };

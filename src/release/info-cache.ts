@@ -11,6 +11,8 @@ import type { UnsafeEntry } from './overlay.js';
 export interface FolderRead {
   imageReferences?: Buffer;
   releaseMetadata?: Buffer;
+  /** Other files asked for by name (LoadOptions.alsoRead) that the layers read held. */
+  files?: Record<string, Buffer>;
   manifests: string[];
   metadataFiles: string[];
   unsafe: UnsafeEntry[];
@@ -28,6 +30,7 @@ function encode(read: FolderRead): Buffer {
       ...read,
       imageReferences: read.imageReferences?.toString('base64'),
       releaseMetadata: read.releaseMetadata?.toString('base64'),
+      files: read.files ? Object.fromEntries(Object.entries(read.files).map(([k, v]) => [k, v.toString('base64')])) : undefined,
     }),
   );
 }
@@ -39,12 +42,15 @@ function decode(data: Buffer): FolderRead | undefined {
   } catch {
     return undefined;
   }
-  const { imageReferences: refs, releaseMetadata: meta, manifests, metadataFiles, unsafe, layersRead } = doc ?? {};
+  const { imageReferences: refs, releaseMetadata: meta, files, manifests, metadataFiles, unsafe, layersRead } = doc ?? {};
   if (!strings(manifests) || !strings(metadataFiles) || !unsafeEntries(unsafe) || !numbers(layersRead)) return undefined;
+  const named = files === undefined ? undefined : typeof files === 'object' && files !== null ? Object.entries(files) : [[0, 0]];
+  if (named && !named.every(([, v]) => typeof v === 'string')) return undefined;
   if ((refs !== undefined && typeof refs !== 'string') || (meta !== undefined && typeof meta !== 'string')) return undefined;
   return {
     ...(typeof refs === 'string' ? { imageReferences: Buffer.from(refs, 'base64') } : {}),
     ...(typeof meta === 'string' ? { releaseMetadata: Buffer.from(meta, 'base64') } : {}),
+    ...(named ? { files: Object.fromEntries(named.map(([k, v]) => [k, Buffer.from(v as string, 'base64')])) } : {}),
     manifests,
     metadataFiles,
     unsafe,
@@ -55,11 +61,11 @@ function decode(data: Buffer): FolderRead | undefined {
 /** The folder read from the cache when it is there and intact, else by `read` (and then stored). */
 export async function cachedFolderRead(
   cache: CacheStore | undefined,
-  key: { folder: string; layers: readonly string[]; query: 'full' | 'references' },
+  key: { folder: string; layers: readonly string[]; query: 'full' | 'references'; files?: readonly string[] },
   read: () => Promise<FolderRead>,
 ): Promise<FolderRead> {
   if (!cache) return read();
-  const k = releaseFilesKey(key.folder, key.layers, key.query);
+  const k = releaseFilesKey(key.folder, key.layers, key.query, key.files);
   const entry = await cache.get(k);
   const hit = entry && decode(entry.data);
   if (hit) return hit;

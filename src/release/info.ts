@@ -32,7 +32,7 @@ export interface ReleaseInfo {
   references: ImageStream;
   metadata?: CincinnatiMetadata;
   /** The raw bytes of image-references and release-metadata, as stored. */
-  raw: { imageReferences: Buffer; releaseMetadata?: Buffer };
+  raw: { imageReferences: Buffer; releaseMetadata?: Buffer; files?: Record<string, Buffer> };
   /** Manifest files (`*.yaml`, `*.yml`, `*.json`), sorted. Empty when only image-references was asked for. */
   manifests: string[];
   /** Other files under release-manifests/, sorted. */
@@ -55,6 +55,11 @@ export interface LoadOptions {
   referencesOnly?: boolean;
   onLayer?: (layer: number, desc: Descriptor) => void;
   onUnsafe?: (entry: UnsafeEntry) => void;
+  /**
+   * Other files of release-manifests/ whose bytes to keep (`raw.files`) when they are in the layers the query
+   * reads anyway: they never make it read another layer (verify reads coreos-bootimages this way).
+   */
+  alsoRead?: string[];
 }
 
 const MANIFEST_EXT = new Set(['.yaml', '.yml', '.json']);
@@ -71,7 +76,12 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
 
   const folder = await cachedFolderRead(
     source.cache,
-    { folder: RELEASE_FOLDER, layers: manifest.layers.map((l) => l.digest), query: opts.referencesOnly ? 'references' : 'full' },
+    {
+      folder: RELEASE_FOLDER,
+      layers: manifest.layers.map((l) => l.digest),
+      query: opts.referencesOnly ? 'references' : 'full',
+      ...(opts.alsoRead?.length ? { files: opts.alsoRead } : {}),
+    },
     () => readFolder(source, manifest, opts),
   );
   if (source.cache) for (const u of folder.unsafe) opts.onUnsafe?.(u);
@@ -113,7 +123,7 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
     pullFrom: source.pullspecFor(listDigest ?? resolved.manifest.digest),
     references,
     ...(metadata ? { metadata } : {}),
-    raw: { imageReferences: rawRefs, ...(rawMeta ? { releaseMetadata: rawMeta } : {}) },
+    raw: { imageReferences: rawRefs, ...(rawMeta ? { releaseMetadata: rawMeta } : {}), ...(folder.files ? { files: folder.files } : {}) },
     manifests: manifests.sort(),
     metadataFiles: metadataFiles.sort(),
     componentVersions: cv.versions,
@@ -128,11 +138,12 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
 /** image-references and release-metadata's bytes and the other files' names, from the layers top down. */
 async function readFolder(source: ImageSource, manifest: ImageManifest, opts: LoadOptions): Promise<FolderRead> {
   const read: FolderRead = { manifests: [], metadataFiles: [], unsafe: [], layersRead: [] };
+  const also = new Set(opts.alsoRead ?? []);
   const walk = await walkLayers(source, manifest, {
     folder: RELEASE_FOLDER,
-    // Only these two files' bytes are kept; the others are listed by name, so a large payload costs no memory.
-    wantData: (path) => path === IMAGE_REFERENCES || path === RELEASE_METADATA,
-    ...(opts.referencesOnly ? { only: [IMAGE_REFERENCES] } : {}),
+    // Only these files' bytes are kept; the others are listed by name, so a large payload costs no memory.
+    wantData: (path) => path === IMAGE_REFERENCES || path === RELEASE_METADATA || also.has(path),
+    ...(opts.referencesOnly ? { only: [IMAGE_REFERENCES], alsoWant: [...also] } : {}),
     ...(opts.onLayer ? { onLayer: opts.onLayer } : {}),
     onUnsafe: (entry) => {
       read.unsafe.push(entry);
@@ -141,6 +152,7 @@ async function readFolder(source: ImageSource, manifest: ImageManifest, opts: Lo
     },
     onFile: (f) => {
       if (f.type !== 'file') return;
+      if (also.has(f.path)) (read.files ??= {})[f.path] = f.data;
       if (f.path === IMAGE_REFERENCES) read.imageReferences = f.data;
       else if (f.path === RELEASE_METADATA) read.releaseMetadata = f.data;
       else if (MANIFEST_EXT.has(posix.extname(f.path))) read.manifests.push(f.path);

@@ -61,6 +61,11 @@ export interface WalkOptions {
    * settled: found in some layer, or deleted by a whiteout above any lower copy.
    */
   only?: string[];
+  /**
+   * Paths (relative to folder) the caller also wants when they are in the layers `only` makes the walk read:
+   * a layer is not left early before they are met, but they never make the walk read another layer.
+   */
+  alsoWant?: string[];
   /** Told before each layer's blob is requested (tests count reads; commands show progress). */
   onLayer?: (layer: number, desc: Descriptor) => void;
 }
@@ -135,6 +140,7 @@ export async function walkLayers(source: ImageSource, manifest: ImageManifest, o
   const prefix = `${folder}/`;
   const overlay = new Overlay();
   const wanted = opts.only ? new Set(opts.only.map((p) => `${prefix}${p}`)) : undefined;
+  const alsoWanted = new Set((opts.alsoWant ?? []).map((p) => `${prefix}${p}`));
   const layersRead: number[] = [];
   const deleted = new Set<string>();
 
@@ -241,7 +247,8 @@ export async function walkLayers(source: ImageSource, manifest: ImageManifest, o
           stopped = 'stopped';
           return 'stop';
         }
-        if (wanted?.has(name) && [...wanted].every((p) => layerSeen.has(p) || overlay.hidden(p))) {
+        const asked = wanted?.has(name) || alsoWanted.has(name);
+        if (wanted && asked && [...wanted, ...alsoWanted].every((p) => layerSeen.has(p) || overlay.hidden(p))) {
           stopped = 'settled';
           return 'stop';
         }

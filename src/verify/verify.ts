@@ -19,6 +19,9 @@ import type { Settings } from '../rhcos/settings.js';
 import { buildIdFromLabels, machineOsFromVersions } from '../rhcos/build-id.js';
 import { compareOsImages, sameImage, type Comparison, type OsImageSide } from './compare.js';
 import { compareExtensions, extensionsTagFor, type ExtensionsReport } from './extensions.js';
+import { compareBootimages, type BootimagesReport } from './bootimages.js';
+import { BOOTIMAGES_MANIFEST } from '../release/bootimages.js';
+import { RELEASE_FOLDER } from '../release/info.js';
 
 export interface VerifyRequest {
   /** The release image as the user typed it. */
@@ -57,6 +60,8 @@ export interface VerifyReport extends Comparison {
   /** The meta.json container the bootimage side was read from. */
   containerKey: ContainerKey;
   extensions: ExtensionsReport;
+  /** The payload's coreos-bootimages stream against the pinned build and arch. */
+  bootimages: BootimagesReport;
   /** The release image's manifest digest. */
   releaseDigest: string;
   build: BootimageInfo;
@@ -136,19 +141,29 @@ export async function verify(req: VerifyRequest): Promise<VerifyReport> {
   const source = await openImage(req.release, opts);
   let references: ImageStream;
   let releaseDigest: string;
+  let bootimagesFile: Buffer | undefined;
   try {
     // A multi-arch release: the payload of the bootimage's architecture, unless --filter-by-os says otherwise.
-    const info = await loadReleaseInfo(req.release, source, { referencesOnly: true, filterByOs: platform });
+    // coreos-bootimages is kept when it is in the layers read for image-references (oc writes both in one).
+    const info = await loadReleaseInfo(req.release, source, {
+      referencesOnly: true,
+      filterByOs: platform,
+      alsoRead: [BOOTIMAGES_MANIFEST],
+    });
     references = info.references;
     releaseDigest = info.listDigest ?? info.digest;
+    bootimagesFile = info.raw.files?.[BOOTIMAGES_MANIFEST];
   } finally {
     await source.close();
   }
 
   let tag: string;
   let extensionsTag: string | undefined;
+  let defaultStream = true;
   if (req.osStream !== undefined) {
-    const stream = findStream(await releaseOsStreams(req.release, references, opts, platform), req.osStream, req.release);
+    const found = await releaseOsStreams(req.release, references, opts, platform);
+    const stream = findStream(found, req.osStream, req.release);
+    defaultStream = found.defaultStream === req.osStream;
     tag = stream.osTag;
     extensionsTag = stream.extensionsTag;
   } else {
@@ -191,14 +206,26 @@ export async function verify(req: VerifyRequest): Promise<VerifyReport> {
 
   const extensions = await extensionsOf(req.release, references, extensionsTag, resolved, payload, { opts, platform, notes });
   const comparison = compareOsImages(bootimage, payload);
+  const bootimages = compareBootimages(
+    {
+      file: bootimagesFile,
+      where: `${req.release} (${RELEASE_FOLDER}/${BOOTIMAGES_MANIFEST})`,
+      osStream: req.osStream,
+      isDefault: defaultStream,
+      arch: resolved.arch,
+      pinnedBuild: resolved.build,
+    },
+    notes,
+  );
   return {
     ...comparison,
-    consistent: comparison.consistent && extensions.verdict !== 'drift',
+    consistent: comparison.consistent && extensions.verdict !== 'drift' && bootimages.verdict !== 'differs',
     release: req.release,
     tag,
     osStream: req.osStream,
     containerKey: key,
     extensions,
+    bootimages,
     releaseDigest,
     build: {
       build: resolved.build,
