@@ -19,6 +19,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command:
     load: () => import('./commands/resolve.js'),
   },
   release: { summary: 'read release payload images: info, extract', load: () => import('./commands/release.js') },
+  stream: {
+    summary: 'print (or rewrite, or --check) bootimage stream metadata: every arch and platform of RHCOS builds',
+    load: () => import('./commands/stream.js'),
+  },
   pin: {
     summary: 'pin an RHCOS build in a release script (and metadata snapshot); --check verifies pins',
     load: () => import('./commands/pin.js'),

@@ -1,0 +1,59 @@
+/**
+ * A stream file pinned in git (`data/data/coreos/coreos-rhel-9.json`), rewritten as `plume cosa2stream
+ * --target` does: the arches generated replace theirs, the others are kept, the file's own `stream` name is
+ * kept. A result that differs only in `metadata` leaves the file as it is, so a rerun gives no diff.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { OsimageError } from '../errors.js';
+import { formatStreamValue } from './format.js';
+import type { StreamJson } from './types.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A stream file's JSON: an object with `stream` and `architectures`; errors name the file. */
+export function parseStreamFile(text: string, file: string): StreamJson {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new OsimageError(`${file}: not a stream file: ${(err as Error).message}`, { code: 'invalid-input' });
+  }
+  if (!isObject(doc) || typeof doc.stream !== 'string' || !isObject(doc.architectures)) {
+    throw new OsimageError(`${file}: not a stream file: expected an object with "stream" and "architectures"`, { code: 'invalid-input' });
+  }
+  for (const [arch, a] of Object.entries(doc.architectures)) {
+    if (!isObject(a) || !isObject(a.artifacts))
+      throw new OsimageError(`${file}: architectures.${arch} has no "artifacts" object`, { code: 'invalid-input' });
+  }
+  return doc as unknown as StreamJson;
+}
+
+export interface TargetUpdate {
+  /** The new text, or undefined when the file stays as it is. */
+  text: string | undefined;
+  /** Arches whose content changed (added, or different apart from metadata). */
+  changed: string[];
+  /** Arches in the file not generated this time, kept as they were. */
+  kept: string[];
+  /** The stream name written (the file's own). */
+  name: string;
+}
+
+/** Merge `generated` into the stream file `existing` (text as read; undefined for a new file). */
+export function updateTarget(existing: string | undefined, file: string, generated: StreamJson): TargetUpdate {
+  if (existing === undefined) {
+    return { text: formatStreamValue(generated), changed: Object.keys(generated.architectures).sort(), kept: [], name: generated.stream };
+  }
+  const old = parseStreamFile(existing, file);
+  const architectures: Record<string, unknown> = { ...old.architectures };
+  const changed: string[] = [];
+  for (const [arch, a] of Object.entries(generated.architectures)) {
+    if (!isDeepStrictEqual(old.architectures[arch], a)) changed.push(arch);
+    architectures[arch] = a;
+  }
+  const kept = Object.keys(old.architectures).filter((a) => !(a in generated.architectures));
+  const result = { ...old, stream: old.stream, metadata: generated.metadata, architectures };
+  // Only metadata could differ: the file stays as it is.
+  if (changed.length === 0) return { text: undefined, changed, kept: kept.sort(), name: old.stream };
+  return { text: formatStreamValue(result), changed: changed.sort(), kept: kept.sort(), name: old.stream };
+}
