@@ -4,6 +4,7 @@ import { setExitCode } from '../context.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
 import { checkConflicts, flagName, type FlagRule } from './conflicts.js';
 import { readImages } from './open-image.js';
+import { packageVersion } from './version.js';
 import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -17,13 +18,6 @@ async function flagPullspec(flag: string, value: string, allowTag: boolean): Pro
     throw new UsageError(`${flag}: ${(err as Error).message}`);
   }
   return value;
-}
-
-function packageVersion(): Promise<string> {
-  return import('node:fs/promises')
-    .then((fs) => fs.readFile(new URL('../../package.json', import.meta.url), 'utf8'))
-    .then((t) => (JSON.parse(t) as { version: string }).version)
-    .catch(() => 'unknown');
 }
 
 interface WriteOptions extends SettingsOptionValues {
@@ -318,50 +312,139 @@ async function releaseInputs(image: string, o: RegistryOptionValues) {
   return imageStreamFromObject(info.references, { strict: true, source: `${image} (release-manifests/image-references)` });
 }
 
-interface BootimagesOptions extends SettingsOptionValues {
+interface BootimagesOptions extends Omit<SettingsOptionValues, 'arch'> {
   dir: string;
   file: string;
+  arch: string[];
+  name?: string;
+  /** The old name of --name, kept as a deprecated alias. */
   stream?: string;
+  signatures?: boolean;
+  locationBase?: string;
+  osStream: string[];
+  marketplace: string[];
 }
 
+const BOOTIMAGES_HELP = `
+Streams:
+  Every arch of the build by default (--arch A, repeatable, for fewer; A=CHANNEL where each arch has its
+  own channel). Each arch at the pinned build where builds.json lists it, else at its newest build.
+  data.stream is that stream. With --os-stream NAME=CHANNEL[@BUILD] (repeatable) each OS stream is
+  generated from its own channel and written to data.streams (name → stream); data.stream is the only
+  one, or rhel-9 when there are several. --marketplace [NAME=]FILE merges a marketplace file (arch →
+  images, as the installer's data/data/coreos/marketplace/) into that stream's
+  rhel-coreos-extensions.marketplace.
+  A rerun that would change only metadata (last-modified, generator) leaves the file alone.
+`;
+
 function bootimagesCommand(): Command {
-  return addSettingsOptions(new Command('bootimages'))
-    .summary('write the coreos-bootimages ConfigMap for the resolved build')
+  return addSettingsOptions(new Command('bootimages'), { arch: false })
+    .summary('write the coreos-bootimages ConfigMap: every arch and platform, one or several OS streams')
     .description(
-      'Write the coreos-bootimages ConfigMap (openshift-machine-config-operator) whose data.stream is the resolved build as stream-metadata JSON for its arch.',
+      'Write the coreos-bootimages ConfigMap (openshift-machine-config-operator) as the installer does: data.stream is the stream metadata JSON of the resolved build for every arch, data.streams every OS stream by name.',
     )
     .requiredOption('--dir <dir>', 'the manifests folder')
     .option('--file <name>', 'file name in --dir', 'coreos-bootimages.yaml')
-    .option('--stream <name>', 'stream name (default: from the channel, e.g. rhcos-4.12)')
+    .option('--arch <arch[=channel]>', 'an arch to include, repeatable (default: every arch in builds.json)', collect, [])
+    .option('--name <name>', 'the "stream" field (default: from the channel, e.g. rhcos-4.12)')
+    .addOption(new Option('--stream <name>', 'old name of --name (deprecated)').hideHelp())
+    .option('--signatures', 'add "signature" (location + .sig) to every artifact (default: none, as the installer today)')
+    .option('--location-base <url>', 'write artifact locations against this public URL instead of --base-url (a mirror)')
+    .option('--os-stream <name=channel[@build]>', 'an OS stream for data.streams, repeatable (rhel-9=4.18-9.4/builds)', collect, [])
+    .option('--marketplace <[name=]file>', "merge this marketplace file into the stream's rhel-coreos-extensions, repeatable", collect, [])
+    .addHelpText('after', BOOTIMAGES_HELP)
     .addHelpText(
       'after',
       examples([
         'osimage payload bootimages --dir manifests --base-url ./hack/sample/releases --channel rhcos-4.12',
-        'osimage payload bootimages --dir manifests --channel 4.16-9.4/builds --arch aarch64 --stream rhcos-4.16',
+        'osimage payload bootimages --dir manifests --channel 4.16-9.4/builds --arch aarch64 --name rhcos-4.16',
+        'osimage payload bootimages --dir manifests --base-url ./hack/sample/releases --os-stream rhel-9=4.18-9.4/builds --os-stream rhel-10=rhel-10.2/builds',
+        'osimage payload bootimages --dir manifests --os-stream rhel-9=4.18-9.4/builds@418.94.202605101521-0 --marketplace rhel-9=marketplace/rhcos.json',
       ]),
     )
     .action(async (opts: BootimagesOptions) => {
-      const settings = settingsFrom(opts);
-      const { resolveBuild } = await import('../rhcos/resolve.js');
+      const { warn, out } = await import('../output/terminal.js');
       const boot = await import('../payload/bootimages.js');
+      let name = opts.name;
+      if (opts.stream !== undefined) {
+        warn({ code: 'deprecated-flag', message: '--stream is deprecated: use --name (the "stream" field)' });
+        if (name !== undefined && name !== opts.stream) throw new UsageError('--stream is the old name of --name: give one of them');
+        name = opts.stream;
+      }
+      const osStreams = boot.parseOsStreamFlags(opts.osStream);
+      const marketplaces = boot.parseMarketplaceFlags(opts.marketplace);
+      if (osStreams.length > 1 && name !== undefined)
+        throw new UsageError('--name names one stream; with several --os-stream each is named from its channel');
+      if (osStreams.length > 0 && (opts.build !== undefined || opts.channel !== undefined)) {
+        throw new UsageError(
+          '--os-stream NAME=CHANNEL[@BUILD] gives each stream its channel and build; --channel and --build cannot be used with it',
+        );
+      }
+      // --os-stream here is NAME=CHANNEL, not the stream of the pin variables that resolve and pin read.
+      const { osStream: _streams, ...settingsFlags } = opts;
+      const settings = settingsFrom({ ...settingsFlags, arch: undefined });
       const { checkConfigMapFileName } = await import('../payload/write.js');
-      const { requireDir } = await import('../files/read.js');
-      const { out, warn } = await import('../output/terminal.js');
+      const { requireDir, readText } = await import('../files/read.js');
       checkConfigMapFileName(opts.file, '--file');
       await requireDir(opts.dir);
-      const resolved = await resolveBuild(settings);
-      resolved.warnings.forEach(warn);
-      const stream = boot.streamMetadata(resolved, {
-        generator: `osimage ${await packageVersion()}`,
-        ...(opts.stream !== undefined ? { stream: opts.stream } : {}),
-      });
-      const { path, written } = await boot.writeBootimages(opts.dir, opts.file, stream);
-      const { escapeText } = await import('../output/escape.js');
-      if (!written) {
-        out(escapeText(`${path}: unchanged (build ${resolved.build}, ${resolved.arch})`));
-        return;
+      const [{ parseArchFlags, collectStream }, { generateStream }, { streamNameFor }] = await Promise.all([
+        import('../stream/collect.js'),
+        import('../stream/generate.js'),
+        import('../stream/name.js'),
+      ]);
+      const arches = parseArchFlags(opts.arch);
+      if (osStreams.length > 0 && arches.some((a) => a.channel !== undefined)) {
+        throw new UsageError('--arch A=CHANNEL cannot be used with --os-stream (each OS stream has its own channel)');
       }
-      out(escapeText(`${path}: written (stream ${stream.stream}, build ${resolved.build}, ${resolved.arch})`));
+      const generator = `osimage ${await packageVersion()}`;
+      const generate = async (channel: string, build: string, streamName: string) => {
+        const collected = await collectStream({ baseUrl: settings.baseUrl, channel, build }, arches);
+        collected.warnings.forEach(warn);
+        const { stream, warnings } = generateStream(collected.inputs, {
+          name: streamName,
+          generator,
+          signatures: opts.signatures === true,
+          ...(opts.locationBase !== undefined ? { locationBase: opts.locationBase } : {}),
+          ...(collected.buildsTimestamp !== undefined ? { buildsTimestamp: collected.buildsTimestamp } : {}),
+        });
+        warnings.forEach(warn);
+        return stream;
+      };
+      const named: Record<string, import('../stream/types.js').StreamJson> = {};
+      for (const s of osStreams) named[s.name] = await generate(s.channel, s.build, name ?? streamNameFor(s.channel));
+      const defaultName = osStreams.length > 0 ? boot.defaultOsStream(Object.keys(named)) : undefined;
+      let single =
+        osStreams.length === 0 ? await generate(settings.channel, settings.build, name ?? streamNameFor(settings.channel)) : undefined;
+      for (const m of marketplaces) {
+        const target = m.name ?? defaultName;
+        if (m.name !== undefined && !named[m.name]) {
+          throw new UsageError(
+            `--marketplace ${m.name}=${m.file}: no --os-stream ${m.name} (${osStreams.length ? `streams: ${Object.keys(named).join(', ')}` : 'give --os-stream NAME=CHANNEL, or --marketplace FILE for the one stream'})`,
+          );
+        }
+        const merged = boot.mergeMarketplace(
+          target !== undefined ? named[target]! : single!,
+          boot.parseMarketplaceFile(await readText(m.file), m.file),
+          m.file,
+        );
+        if (target !== undefined) named[target] = merged.stream;
+        else single = merged.stream;
+        for (const arch of merged.skipped)
+          warn({ code: 'marketplace-arch', message: `${m.file}: ${arch} is not in the stream; its marketplace images are left out` });
+      }
+      const content = defaultName !== undefined ? { stream: named[defaultName]!, streams: named } : { stream: single! };
+      const { path, written } = await boot.writeBootimages(opts.dir, opts.file, content);
+      const what =
+        defaultName !== undefined
+          ? Object.keys(named)
+              .sort()
+              .map((n) => `stream ${n}${n === defaultName ? ' (default)' : ''}, ${boot.describeStream(named[n]!)}`)
+              .join('; ')
+          : boot.describeStream(content.stream);
+      const { escapeText } = await import('../output/escape.js');
+      // One stream keeps the texts of before: `written (stream S, build B, A)`, `unchanged (build B, A)`.
+      const shown = written && defaultName === undefined ? `stream ${content.stream.stream}, ${what}` : what;
+      out(escapeText(`${path}: ${written ? 'written' : 'unchanged'} (${shown})`));
     });
 }
 

@@ -1,21 +1,29 @@
+/**
+ * The coreos-bootimages ConfigMap as the installer writes it: data.stream (the default stream) and, with
+ * OS streams, data.streams (name → stream); flags parsed; marketplace merged; reruns that change only
+ * metadata leave the file alone. The streams come from the shared generator (src/stream/), read from the
+ * sample release browser over HTTP.
+ */
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
   bootimagesConfigMap,
   bootimagesUpdate,
-  formatOf,
-  streamMetadata,
-  streamNameFor,
+  defaultOsStream,
+  describeStream,
+  mergeMarketplace,
+  parseMarketplaceFlags,
+  parseOsStreamFlags,
   writeBootimages,
 } from '../../src/payload/bootimages.js';
-import { resolveBuild } from '../../src/rhcos/resolve.js';
-import { resolveSettings } from '../../src/rhcos/settings.js';
+import { collectStream } from '../../src/stream/collect.js';
+import { formatStream } from '../../src/stream/format.js';
+import { generateStream } from '../../src/stream/generate.js';
+import type { StreamJson } from '../../src/stream/types.js';
 import { SAMPLE_RELEASES } from '../helpers/cli.js';
 import { serveFolder, type FileServer } from '../helpers/file-server.js';
 import { cleanup, read, tempDir } from './helpers.js';
-
-const NO_CONTAINERS = { oscontainer: null, 'base-oscontainer': null, 'extensions-container': null };
 
 let server: FileServer;
 beforeAll(async () => {
@@ -24,115 +32,15 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(cleanup);
 
-const resolve = (channel: string, arch = 'x86_64', build?: string) =>
-  resolveBuild(resolveSettings({ baseUrl: server.url, channel, arch, ...(build ? { build } : {}) }, {}));
-
-describe('stream metadata from a build served over HTTP', () => {
-  it('has the stream-metadata shape: stream, metadata, artifacts with URLs resolved against the build dir, AWS regions', async () => {
-    const build = await resolve('rhcos-4.12');
-    const s = streamMetadata(build, { generator: 'osimage test' });
-    const dir = `${server.url}/rhcos-4.12/412.86.202301311551-0/x86_64/`;
-    expect(s).toEqual({
-      stream: 'rhcos-4.12',
-      metadata: { 'last-modified': '2023-01-31T15:51:00Z', generator: 'osimage test' },
-      architectures: {
-        x86_64: {
-          artifacts: {
-            qemu: {
-              release: '412.86.202301311551-0',
-              formats: {
-                'qcow2.gz': {
-                  disk: {
-                    location: `${dir}rhcos-412.86.202301311551-0-qemu.x86_64.qcow2.gz`,
-                    sha256: '3280931b523676f21133227ec875b56d098dd45e9c1e0a0dda53cba84945e371',
-                    'uncompressed-sha256': 'b5cc71438187056a49c1b1f8821b498e4b5a651d57716a29fe1d474d5f018720',
-                  },
-                },
-              },
-            },
-          },
-          images: {
-            aws: {
-              regions: {
-                'us-east-1': { release: '412.86.202301311551-0', image: 'ami-0066999812964904f' },
-                'eu-central-1': { release: '412.86.202301311551-0', image: 'ami-07038d298e7d082d7' },
-              },
-            },
-          },
-        },
-      },
-    });
-    expect(server.requests).toContain('/rhcos-4.12/412.86.202301311551-0/x86_64/meta.json');
-  });
-
-  it('uses the arch asked for, and a prod-stream channel', async () => {
-    const build = await resolve('4.16-9.4/builds', 'aarch64');
-    const s = streamMetadata(build, { generator: 'g' });
-    expect(s.stream).toBe('rhcos-4.16-9.4');
-    expect(Object.keys(s.architectures)).toEqual(['aarch64']);
-    expect(Object.keys(s.architectures.aarch64!.artifacts)).toEqual(['qemu']);
-    expect(s.architectures.aarch64!.artifacts.qemu!.formats['qcow2.gz']!.disk!.location).toBe(
-      `${server.url}/4.16-9.4/builds/416.94.202405291527-0/aarch64/rhcos-416.94.202405291527-0-qemu.aarch64.qcow2.gz`,
-    );
-  });
-
-  it('maps live and metal artifacts to the metal platform', () => {
-    const meta = {
-      buildid: '1',
-      containers: NO_CONTAINERS,
-      amis: {},
-      raw: {},
-      images: {
-        ostree: { path: 'x-ostree.tar' },
-        metal: { path: 'x-metal.x86_64.raw.gz', sha256: 'a' },
-        metal4k: { path: 'x-metal4k.x86_64.raw.gz' },
-        'live-iso': { path: 'x-live.x86_64.iso' },
-        'live-kernel': { path: 'x-live-kernel-x86_64' },
-        'live-initramfs': { path: 'x-live-initramfs.x86_64.img' },
-        vmware: { path: 'x-vmware.x86_64.ova' },
-      },
-    };
-    const s = streamMetadata(
-      { build: '1', channel: 'c', arch: 'x86_64', buildDir: 'https://h/b/', meta },
-      { generator: 'g', now: new Date('2020-01-02T03:04:05.678Z') },
-    );
-    const a = s.architectures.x86_64!.artifacts;
-    expect(Object.keys(a).sort()).toEqual(['metal', 'vmware']);
-    expect(Object.keys(a.metal!.formats).sort()).toEqual(['4k.raw.gz', 'iso', 'pxe', 'raw.gz']);
-    expect(Object.keys(a.metal!.formats.pxe!).sort()).toEqual(['initramfs', 'kernel']);
-    expect(a.metal!.formats['raw.gz']!.disk).toEqual({ location: 'https://h/b/x-metal.x86_64.raw.gz', sha256: 'a' });
-    expect(s.metadata['last-modified']).toBe('2020-01-02T03:04:05Z');
-    expect(s.architectures.x86_64!.images).toBeUndefined();
-  });
-
-  it('refuses a build without bootimages', () => {
-    expect(() =>
-      streamMetadata(
-        {
-          build: '1',
-          channel: 'c',
-          arch: 'x86_64',
-          buildDir: 'https://h/',
-          meta: { buildid: '1', amis: {}, images: {}, containers: NO_CONTAINERS, raw: {} },
-        },
-        { generator: 'g' },
-      ),
-    ).toThrow(/build 1 \(x86_64\) has no bootimages/);
-  });
-
-  it('names formats and streams', () => {
-    expect(formatOf('a/rhcos-qemu.x86_64.qcow2.gz')).toBe('qcow2.gz');
-    expect(formatOf('rhcos-gcp.x86_64.tar.gz')).toBe('tar.gz');
-    expect(formatOf('rhcos.iso')).toBe('iso');
-    expect(streamNameFor('maipo')).toBe('rhcos-maipo');
-    expect(streamNameFor('rhcos-4.12')).toBe('rhcos-4.12');
-  });
-});
+async function streamOf(channel: string, name: string, generator = 'osimage test', build = ''): Promise<StreamJson> {
+  const c = await collectStream({ baseUrl: server.url, channel, build });
+  return generateStream(c.inputs, { name, generator, ...(c.buildsTimestamp ? { buildsTimestamp: c.buildsTimestamp } : {}) }).stream;
+}
 
 describe('the coreos-bootimages ConfigMap', () => {
-  it('is a v1 ConfigMap in the MCO namespace with releaseVersion 0.0.1-snapshot and the stream as JSON', async () => {
-    const s = streamMetadata(await resolve('rhcos-4.12'), { generator: 'g' });
-    const text = bootimagesConfigMap(s);
+  it('one stream: a v1 ConfigMap in the MCO namespace, releaseVersion 0.0.1-snapshot, data.stream as the installer formats it', async () => {
+    const s = await streamOf('rhcos-4.12', 'rhcos-4.12');
+    const text = bootimagesConfigMap({ stream: s });
     const cm = parse(text);
     expect(cm).toMatchObject({
       apiVersion: 'v1',
@@ -140,31 +48,98 @@ describe('the coreos-bootimages ConfigMap', () => {
       metadata: { name: 'coreos-bootimages', namespace: 'openshift-machine-config-operator' },
       data: { releaseVersion: '0.0.1-snapshot' },
     });
+    expect(Object.keys(cm.data)).toEqual(['releaseVersion', 'stream']);
     expect(cm.metadata.annotations['include.release.openshift.io/self-managed-high-availability']).toBe('true');
-    expect(JSON.parse(cm.data.stream)).toEqual(s);
+    expect(cm.data.stream).toBe(formatStream(s));
+    expect(Object.keys(JSON.parse(cm.data.stream).architectures)).toEqual(['aarch64', 'x86_64']);
     // unquoted, so oc's version substitution finds it
     expect(text).toContain('\n  releaseVersion: 0.0.1-snapshot\n');
   });
 
-  it('is left alone when only last-modified or the generator would change; rewritten when the build changes', async () => {
-    const old = await resolve('maipo', 'x86_64', '47.245');
-    const first = bootimagesConfigMap(streamMetadata(old, { generator: 'osimage 0.1.0', now: new Date('2020-01-01T00:00:00Z') }));
-    expect(
-      bootimagesUpdate(first, streamMetadata(old, { generator: 'osimage 0.2.0', now: new Date('2021-01-01T00:00:00Z') })),
-    ).toBeUndefined();
-    const newer = streamMetadata(await resolve('maipo'), { generator: 'osimage 0.1.0' });
-    expect(bootimagesUpdate(first, newer)).toBe(bootimagesConfigMap(newer));
-    expect(bootimagesUpdate(undefined, newer)).toBe(bootimagesConfigMap(newer));
-    expect(bootimagesUpdate('not yaml: [', newer)).toBe(bootimagesConfigMap(newer));
+  it('two streams: data.streams holds both (names sorted, 2-space JSON), data.stream the default', async () => {
+    const r9 = await streamOf('4.18-9.4/builds', 'rhel-9');
+    const r10 = await streamOf('rhel-10.2/builds', 'rhel-10');
+    const cm = parse(bootimagesConfigMap({ stream: r9, streams: { 'rhel-9': r9, 'rhel-10': r10 } }));
+    expect(cm.data.stream).toBe(formatStream(r9));
+    expect(Object.keys(JSON.parse(cm.data.streams))).toEqual(['rhel-10', 'rhel-9']);
+    expect(JSON.parse(cm.data.streams)).toEqual({ 'rhel-10': JSON.parse(formatStream(r10)), 'rhel-9': JSON.parse(formatStream(r9)) });
+    expect(cm.data.streams).toBe(
+      `${JSON.stringify({ 'rhel-10': JSON.parse(formatStream(r10)), 'rhel-9': JSON.parse(formatStream(r9)) }, null, 2)}\n`,
+    );
+    expect(describeStream(r10)).toBe('build 10.2.20260217-0, aarch64, x86_64');
+  });
+
+  it('is left alone when only the metadata would change (one or two streams); rewritten when a build changes', async () => {
+    const old = await streamOf('rhel-10.2/builds', 'rhel-10', 'osimage 0.1.0', '10.2.20260212-0');
+    const r9 = await streamOf('4.18-9.4/builds', 'rhel-9', 'osimage 0.1.0');
+    const first = bootimagesConfigMap({ stream: r9, streams: { 'rhel-9': r9, 'rhel-10': old } });
+    const bump = (s: StreamJson) => ({ ...s, metadata: { 'last-modified': '2030-01-01T00:00:00Z', generator: 'osimage 9.9.9' } });
+    expect(bootimagesUpdate(first, { stream: bump(r9), streams: { 'rhel-9': bump(r9), 'rhel-10': bump(old) } })).toBeUndefined();
+    const one = bootimagesConfigMap({ stream: old });
+    expect(bootimagesUpdate(one, { stream: bump(old) })).toBeUndefined();
+    const newer = await streamOf('rhel-10.2/builds', 'rhel-10');
+    const next = { stream: r9, streams: { 'rhel-9': r9, 'rhel-10': newer } };
+    expect(bootimagesUpdate(first, next)).toBe(bootimagesConfigMap(next));
+    expect(bootimagesUpdate(undefined, next)).toBe(bootimagesConfigMap(next));
+    expect(bootimagesUpdate('not yaml: [', next)).toBe(bootimagesConfigMap(next));
+    // One stream → two: data.streams appears.
+    expect(bootimagesUpdate(bootimagesConfigMap({ stream: r9 }), next)).toBe(bootimagesConfigMap(next));
   });
 
   it('writeBootimages writes once, then leaves the file alone; refuses a bad file name or folder', async () => {
     const dir = await tempDir();
-    const s = streamMetadata(await resolve('rhcos-4.12'), { generator: 'g' });
-    expect(await writeBootimages(dir, 'coreos-bootimages.yaml', s)).toEqual({ path: join(dir, 'coreos-bootimages.yaml'), written: true });
-    expect(await read(join(dir, 'coreos-bootimages.yaml'))).toBe(bootimagesConfigMap(s));
-    expect((await writeBootimages(dir, 'coreos-bootimages.yaml', s)).written).toBe(false);
-    await expect(writeBootimages(dir, '../x.yaml', s)).rejects.toThrow(/--file must be a file name inside --dir/);
-    await expect(writeBootimages(join(dir, 'nope'), 'x.yaml', s)).rejects.toThrow(/nope: no such directory/);
+    const b = { stream: await streamOf('rhcos-4.12', 'rhcos-4.12') };
+    expect(await writeBootimages(dir, 'coreos-bootimages.yaml', b)).toEqual({ path: join(dir, 'coreos-bootimages.yaml'), written: true });
+    expect(await read(join(dir, 'coreos-bootimages.yaml'))).toBe(bootimagesConfigMap(b));
+    expect((await writeBootimages(dir, 'coreos-bootimages.yaml', b)).written).toBe(false);
+    await expect(writeBootimages(dir, '../x.yaml', b)).rejects.toThrow(/--file must be a file name inside --dir/);
+    await expect(writeBootimages(join(dir, 'nope'), 'x.yaml', b)).rejects.toThrow(/nope: no such directory/);
+  });
+});
+
+describe('flags and the default stream', () => {
+  it('--os-stream NAME=CHANNEL[@BUILD]', () => {
+    expect(parseOsStreamFlags(['rhel-9=4.18-9.4/builds', 'rhel-10=rhel-10.2/builds@10.2.20260212-0'])).toEqual([
+      { name: 'rhel-9', channel: '4.18-9.4/builds', build: '' },
+      { name: 'rhel-10', channel: 'rhel-10.2/builds', build: '10.2.20260212-0' },
+    ]);
+    expect(() => parseOsStreamFlags(['rhel-9'])).toThrow(/expected NAME=CHANNEL\[@BUILD\]/);
+    expect(() => parseOsStreamFlags(['rhel-9=a', 'rhel-9=b'])).toThrow(/rhel-9 given twice/);
+    expect(() => parseOsStreamFlags(['RHEL 9=a'])).toThrow(/--os-stream RHEL 9=a: invalid OS stream name/);
+    expect(() => parseOsStreamFlags(['rhel-9='])).toThrow(/the channel is empty/);
+  });
+
+  it('--marketplace [NAME=]FILE', () => {
+    expect(parseMarketplaceFlags(['m.json', 'rhel-10=x/m.json'])).toEqual([
+      { name: undefined, file: 'm.json' },
+      { name: 'rhel-10', file: 'x/m.json' },
+    ]);
+    expect(() => parseMarketplaceFlags(['rhel-9='])).toThrow(/the file is empty/);
+  });
+
+  it('the default: the only stream, else rhel-9, else an error naming the streams', () => {
+    expect(defaultOsStream(['rhel-10'])).toBe('rhel-10');
+    expect(defaultOsStream(['rhel-10', 'rhel-9'])).toBe('rhel-9');
+    expect(() => defaultOsStream(['rhel-10', 'centos-10'])).toThrow(
+      '--os-stream: with several OS streams the default (data.stream) is rhel-9, which is not among rhel-10, centos-10',
+    );
+  });
+});
+
+describe('marketplace', () => {
+  const azure = (sku: string) => ({
+    azure: { 'no-purchase-plan': { hyperVGen2: { publisher: 'azureopenshift', offer: 'aro4', sku, version: '418.94.20260510' } } },
+  });
+
+  it('merges each arch into rhel-coreos-extensions.marketplace; arches the stream lacks are returned', async () => {
+    const s = await streamOf('4.18-9.4/builds', 'rhel-9');
+    const { stream, skipped } = mergeMarketplace(s, { x86_64: azure('418-v2'), s390x: azure('x') }, 'm.json');
+    expect(stream.architectures.x86_64!['rhel-coreos-extensions']!.marketplace).toEqual(azure('418-v2'));
+    expect(stream.architectures.aarch64!['rhel-coreos-extensions']?.marketplace).toBeUndefined();
+    expect(skipped).toEqual(['s390x']);
+    expect(s.architectures.x86_64!['rhel-coreos-extensions']?.marketplace).toBeUndefined(); // the input is not changed
+    expect(() => mergeMarketplace(s, [1], 'm.json')).toThrow(
+      'm.json: a marketplace file must be a JSON object of arch → marketplace images',
+    );
   });
 });
