@@ -39,3 +39,13 @@ export function osStreamTags(images: Record<string, string>): TagSpec[] {
 export function streamRelease(version: string, tags: TagSpec[]): Promise<BuiltImage> {
   return image([{ entries: baseEntries() }, { entries: releaseEntries({ name: version, tags }) }]);
 }
+
+/** Push each named stream image to `repo:<name>`; its digest is stored under the name in `digests`. */
+export async function pushStreamImages(
+  repo: string,
+  specs: ReadonlyArray<readonly [string, StreamImageSpec]>,
+  digests: Record<string, string>,
+): Promise<void> {
+  const { pushBuilt } = await import('./oci-builder.js');
+  for (const [name, spec] of specs) digests[name] = await pushBuilt(`${repo}:${name}`, await streamImage(spec));
+}

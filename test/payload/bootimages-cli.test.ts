@@ -24,19 +24,13 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(cleanup);
 
-const twoStreams = (dir: string, ...more: string[]) => [
-  'payload',
-  'bootimages',
-  '--dir',
-  dir,
-  '--base-url',
-  server.url,
-  '--os-stream',
-  'rhel-9=4.18-9.4/builds',
-  '--os-stream',
-  'rhel-10=rhel-10.2/builds',
+/** `payload bootimages --dir DIR` over the sample browser with these `--os-stream` values. */
+const withStreams = (dir: string, streams: string[], ...more: string[]) => [
+  ...['payload', 'bootimages', '--dir', dir, '--base-url', server.url],
+  ...streams.flatMap((s) => ['--os-stream', s]),
   ...more,
 ];
+const twoStreams = (dir: string, ...more: string[]) => withStreams(dir, ['rhel-9=4.18-9.4/builds', 'rhel-10=rhel-10.2/builds'], ...more);
 
 const MARKETPLACE = {
   x86_64: {
@@ -95,18 +89,7 @@ describe('payload bootimages', () => {
 
   it('several OS streams without rhel-9: a usage error; --marketplace for a stream not given: an error', async () => {
     const dir = await tempDir();
-    const r = await osimage([
-      'payload',
-      'bootimages',
-      '--dir',
-      dir,
-      '--base-url',
-      server.url,
-      '--os-stream',
-      'rhel-10=rhel-10.2/builds',
-      '--os-stream',
-      'centos-10=rhel-10.2/builds',
-    ]);
+    const r = await osimage(withStreams(dir, ['rhel-10=rhel-10.2/builds', 'centos-10=rhel-10.2/builds']));
     expect(r).toMatchObject({
       exitCode: 2,
       stderr: 'error: --os-stream: with several OS streams the default (data.stream) is rhel-9, which is not among rhel-10, centos-10',

@@ -4,15 +4,15 @@
  * real distribution registry and as an oci-archive; each verdict; the file read only from the layers verify
  * reads for image-references.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bootimagesEntry, bootimagesYaml, sampleStream } from '../helpers/bootimages.js';
 import { osimage } from '../helpers/cli.js';
 import { serveFolder, type FileServer } from '../helpers/file-server.js';
 import { archive, baseEntries, entry, image, pushBuilt, releaseEntries, tempDir, type Temp } from '../helpers/oci-builder.js';
-import { osStreamTags, streamImage } from '../helpers/os-stream-images.js';
+import { osStreamTags, pushStreamImages } from '../helpers/os-stream-images.js';
 import { useRegistry } from '../helpers/registry.js';
+import { writeX86Browser } from './browser.js';
 
 const BASE9 = '9.6.20260201-0';
 const BASE9_OLD = '9.6.20260115-0';
@@ -47,25 +47,15 @@ const release = (repo: string, yaml?: string) =>
     { entries: releaseEntries({ name: '4.21.0', tags: tagsAt(repo), extra: yaml ? [bootimagesEntry(yaml)] : [] }) },
   ]);
 
-async function writeBrowser(root: string): Promise<void> {
-  const dir = join(root, CHANNEL);
-  const metas: Record<string, Record<string, unknown>> = {
+/** The two builds, each with its stream's OS and extensions images. */
+const writeBrowser = (root: string) =>
+  writeX86Browser(root, CHANNEL, {
     [BASE9]: { 'base-oscontainer': { image: osRepo, digest: d['base-9'] }, 'extensions-container': { image: osRepo, digest: d['ext-9'] } },
     [BASE10]: {
       'base-oscontainer': { image: osRepo, digest: d['base-10'] },
       'extensions-container': { image: osRepo, digest: d['ext-10'] },
     },
-  };
-  await mkdir(dir, { recursive: true });
-  await writeFile(
-    join(dir, 'builds.json'),
-    JSON.stringify({ 'schema-version': '1.0.0', builds: Object.keys(metas).map((id) => ({ id, arches: ['x86_64'] })) }),
-  );
-  for (const [id, containers] of Object.entries(metas)) {
-    await mkdir(join(dir, id, 'x86_64'), { recursive: true });
-    await writeFile(join(dir, id, 'x86_64', 'meta.json'), JSON.stringify({ buildid: id, ...containers }, null, 2));
-  }
-}
+  });
 
 const refs: Record<string, string> = {};
 
@@ -73,17 +63,18 @@ beforeAll(async () => {
   tmp = await tempDir('osimage-verify-boot-');
   osRepo = `${registry().host}/os/rhcos`;
   relRepo = `${registry().host}/ocp/release`;
-  for (const [name, spec] of [
-    ['base-9', { stream: 'rhel-9', kind: 'os', labels: { 'org.opencontainers.image.version': BASE9 } }],
-    ['ext-9', { stream: 'rhel-9', kind: 'extensions' }],
-    ['base-10', { stream: 'rhel-10', kind: 'os', labels: { 'org.opencontainers.image.version': BASE10 } }],
-    ['ext-10', { stream: 'rhel-10', kind: 'extensions' }],
-  ] as const) {
-    d[name] = await pushBuilt(`${osRepo}:${name}`, await streamImage(spec));
-  }
-  const root = join(tmp.dir, 'browser');
-  browser = await serveFolder(root);
-  await writeBrowser(root);
+  await pushStreamImages(
+    osRepo,
+    [
+      ['base-9', { stream: 'rhel-9', kind: 'os', labels: { 'org.opencontainers.image.version': BASE9 } }],
+      ['ext-9', { stream: 'rhel-9', kind: 'extensions' }],
+      ['base-10', { stream: 'rhel-10', kind: 'os', labels: { 'org.opencontainers.image.version': BASE10 } }],
+      ['ext-10', { stream: 'rhel-10', kind: 'extensions' }],
+    ],
+    d,
+  );
+  browser = await serveFolder(join(tmp.dir, 'browser'));
+  await writeBrowser(join(tmp.dir, 'browser'));
   for (const [tag, yaml] of [
     ['two', TWO],
     ['old', OLD_ONE],

@@ -4,14 +4,14 @@
  * (rhel-coreos + rhel-coreos-extensions), 4.19+ node images, two OS image streams (--os-stream), and an
  * oci-archive read offline. The 2019 behaviour has its own file (verify-cli.test.ts).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { osimage } from '../helpers/cli.js';
 import { serveFolder, type FileServer } from '../helpers/file-server.js';
 import { archive, entry, image, pushBuilt, tempDir, type TagSpec, type Temp } from '../helpers/oci-builder.js';
-import { osStreamTags, streamImage, streamRelease } from '../helpers/os-stream-images.js';
+import { osStreamTags, pushStreamImages, streamRelease } from '../helpers/os-stream-images.js';
 import { printLogsOnFailure, startRegistry, type TestRegistry } from '../helpers/registry.js';
+import { writeX86Browser } from './browser.js';
 
 const MIXED = '412.86.202301311551-0';
 const LAYERED = '418.94.202605101521-0';
@@ -45,7 +45,6 @@ const nodeLabels = (base: string, ext = false) => ({
 });
 
 async function writeBrowser(root: string): Promise<void> {
-  const dir = join(root, CHANNEL);
   const metas: Record<string, Record<string, unknown>> = {
     [MIXED]: {
       oscontainer: { image: `${osRepo}`, digest: d['moc-412'] },
@@ -63,15 +62,7 @@ async function writeBrowser(root: string): Promise<void> {
       'extensions-container': { image: osRepo, digest: d['ext-10'] },
     },
   };
-  await mkdir(dir, { recursive: true });
-  await writeFile(
-    join(dir, 'builds.json'),
-    JSON.stringify({ 'schema-version': '1.0.0', builds: Object.keys(metas).map((id) => ({ id, arches: ['x86_64'] })) }),
-  );
-  for (const [id, containers] of Object.entries(metas)) {
-    await mkdir(join(dir, id, 'x86_64'), { recursive: true });
-    await writeFile(join(dir, id, 'x86_64', 'meta.json'), JSON.stringify({ buildid: id, ...containers }, null, 2));
-  }
+  await writeX86Browser(root, CHANNEL, metas);
 }
 
 const verify = (release: string, build: string, ...more: string[]) =>
@@ -106,14 +97,16 @@ beforeAll(async () => {
   await push('node-9', nodeLabels(BASE9));
   await push('node-9-ext', nodeLabels(BASE9, true));
   // The OS stream images (labels as the MCO reads them): rhel-9 is a node image, rhel-10 the build's own.
-  for (const [name, spec] of [
-    ['s-node-9', { stream: 'rhel-9', kind: 'os', labels: nodeLabels(BASE9) }],
-    ['s-node-9-ext', { stream: 'rhel-9', kind: 'extensions', labels: nodeLabels(BASE9, true) }],
-    ['base-10', { stream: 'rhel-10', kind: 'os', labels: { 'org.opencontainers.image.version': BASE10 } }],
-    ['ext-10', { stream: 'rhel-10', kind: 'extensions' }],
-  ] as const) {
-    d[name] = await pushBuilt(`${osRepo}:${name}`, await streamImage(spec));
-  }
+  await pushStreamImages(
+    osRepo,
+    [
+      ['s-node-9', { stream: 'rhel-9', kind: 'os', labels: nodeLabels(BASE9) }],
+      ['s-node-9-ext', { stream: 'rhel-9', kind: 'extensions', labels: nodeLabels(BASE9, true) }],
+      ['base-10', { stream: 'rhel-10', kind: 'os', labels: { 'org.opencontainers.image.version': BASE10 } }],
+      ['ext-10', { stream: 'rhel-10', kind: 'extensions' }],
+    ],
+    d,
+  );
   const root = join(tmp.dir, 'browser');
   browser = await serveFolder(root);
   await writeBrowser(root);
