@@ -55,9 +55,7 @@ export function command(): Command {
         h.warnings.forEach(warn);
         if (h.missing.length > 0) info(`info: skipped ${h.missing.length} build(s) without commitmeta.json: ${h.missing.join(', ')}`);
         if (h.truncated > 0)
-          info(
-            `info: read the newest ${h.builds.length + h.missing.length} builds; ${h.truncated} older ones not read (use --since or --limit)`,
-          );
+          info(`info: read ${h.builds.length + h.missing.length} builds; ${h.truncated} older ones not read (use --since or --limit)`);
         out(opts.output === 'json' ? json(view.historyJson(h)) : view.renderHistory(h));
         return;
       }

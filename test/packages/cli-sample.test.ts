@@ -21,7 +21,20 @@ describe('packages', () => {
   });
 
   test('--package filters by exact name or glob; -o json', async () => {
-    const r = await osimage(['packages', ...base, '--channel', CH, '--build', OLD, '--package', 'kernel*', '--package', 'ignition', '-o', 'json']);
+    const r = await osimage([
+      'packages',
+      ...base,
+      '--channel',
+      CH,
+      '--build',
+      OLD,
+      '--package',
+      'kernel*',
+      '--package',
+      'ignition',
+      '-o',
+      'json',
+    ]);
     expect(r.exitCode).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j).toMatchObject({ build: OLD, channel: CH, arch: 'x86_64' });
@@ -42,7 +55,9 @@ describe('packages', () => {
     expect(a.stdout).toBe('podman-5:5.2.2-3.rhaos4.18.el9.aarch64');
     const m = await osimage(['packages', ...base, '--channel', 'maipo']);
     expect(m.exitCode).toBe(1);
-    expect(m.stderr).toMatch(/^error: build 47\.246 has no commitmeta\.json \(no package list\) at file:\/\/.*\/maipo\/47\.246\/commitmeta\.json$/);
+    expect(m.stderr).toMatch(
+      /^error: build 47\.246 has no commitmeta\.json \(no package list\) at file:\/\/.*\/maipo\/47\.246\/commitmeta\.json$/,
+    );
   });
 
   test('--history on the sample: newest first, one line per change', async () => {
@@ -56,7 +71,9 @@ describe('packages', () => {
   test('usage errors', async () => {
     expect((await osimage(['packages', ...base, '--history'])).stderr).toContain('--history needs exactly one --package NAME');
     expect((await osimage(['packages', ...base, '--history', '--package', 'k*'])).exitCode).toBe(2);
-    expect((await osimage(['packages', ...base, '--since', OLD, '--package', 'podman'])).stderr).toContain('--since applies only with --history');
+    expect((await osimage(['packages', ...base, '--since', OLD, '--package', 'podman'])).stderr).toContain(
+      '--since applies only with --history',
+    );
   });
 });
 
@@ -65,14 +82,20 @@ describe('diff of two builds', () => {
     const r = await osimage(['diff', ...base, '--channel', CH, OLD, NEW]);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain(`Packages of RHCOS x86_64: ${CH}/${OLD} → ${CH}/${NEW}\n11 upgraded, 1 downgraded, 1 added, 1 removed, 299 unchanged\n`);
+    expect(r.stdout).toContain(
+      `Packages of RHCOS x86_64: ${CH}/${OLD} → ${CH}/${NEW}\n11 upgraded, 1 downgraded, 1 added, 1 removed, 299 unchanged\n`,
+    );
     expect(r.stdout).toMatch(/^ {2}ignition +2\.20\.0~rc1-1\.rhaos4\.18\.el9 → 2\.20\.0-1\.rhaos4\.18\.el9$/m);
     expect(r.stdout).toMatch(/^ {2}NetworkManager +1:1\.46\.0-19\.el9_4 → 1:1\.46\.0-26\.el9_4$/m);
     expect(r.stdout).toMatch(/^Downgraded \(1\):\n {2}conmon {2}3:2\.1\.12-2\.rhaos4\.18\.el9 → 3:2\.1\.12-1\.rhaos4\.18\.el9$/m);
     expect(r.stdout).toMatch(/^Added \(1\):\n {2}tpm2-tools {2}tpm2-tools-5\.2-3\.el9\.x86_64$/m);
     expect(r.stdout).toMatch(/^Removed \(1\):\n {2}toolbox {2}toolbox-/m);
-    expect(r.stdout).toMatch(/^ {2}kernel-rt-core +5\.14\.0-427\.40\.1\.rt14\.331\.el9_4 → 5\.14\.0-427\.50\.1\.rt14\.341\.el9_4 +\(extension\)$/m);
-    expect(r.stdout).toContain(`Advisories (2, from ${NEW}'s meta.json, against its previous build):\n  RHSA-2026:4312 (Important)  CVE-2026-21371\n  RHBA-2026:4290`);
+    expect(r.stdout).toMatch(
+      /^ {2}kernel-rt-core +5\.14\.0-427\.40\.1\.rt14\.331\.el9_4 → 5\.14\.0-427\.50\.1\.rt14\.341\.el9_4 +\(extension\)$/m,
+    );
+    expect(r.stdout).toContain(
+      `Advisories (2, from ${NEW}'s meta.json, against its previous build):\n  RHSA-2026:4312 (Important)  CVE-2026-21371\n  RHBA-2026:4290`,
+    );
     expect(r.stdout).not.toContain('Unchanged');
   });
 
@@ -106,7 +129,16 @@ describe('diff of two builds', () => {
     const u = await osimage(['diff', ...base, '--channel', CH, OLD, '418.94.209912310000-0']);
     expect(u.exitCode).toBe(1);
     expect(u.stderr).toContain("error: no build with name '418.94.209912310000-0' found at");
-    const a = await osimage(['diff', ...base, '--channel', 'rhcos-4.12', '--arch', 'aarch64', '412.86.202301250001-0', '412.86.202301311551-0']);
+    const a = await osimage([
+      'diff',
+      ...base,
+      '--channel',
+      'rhcos-4.12',
+      '--arch',
+      'aarch64',
+      '412.86.202301250001-0',
+      '412.86.202301311551-0',
+    ]);
     expect(a.exitCode).toBe(1);
     expect(a.stderr).toContain('build 412.86.202301250001-0 has no aarch64');
   });

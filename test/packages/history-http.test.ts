@@ -6,6 +6,8 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { packageHistory } from '../../src/packages/history.js';
+import { resolveSettings } from '../../src/rhcos/settings.js';
 import { osimage } from '../helpers/cli.js';
 import { serveFolder, type FileServer } from '../helpers/file-server.js';
 import { tempDir, type Temp } from '../helpers/oci-builder.js';
@@ -24,7 +26,10 @@ let cache: string;
 async function writeBrowser(root: string) {
   const dir = join(root, CH);
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'builds.json'), JSON.stringify({ 'schema-version': '1.0.0', builds: ids.map((id) => ({ id, arches: ['x86_64'] })) }));
+  await writeFile(
+    join(dir, 'builds.json'),
+    JSON.stringify({ 'schema-version': '1.0.0', builds: ids.map((id) => ({ id, arches: ['x86_64'] })) }),
+  );
   for (const [i, id] of ids.entries()) {
     const d = join(dir, id, 'x86_64');
     await mkdir(d, { recursive: true });
@@ -39,7 +44,8 @@ async function writeBrowser(root: string) {
   }
 }
 
-const run = (...args: string[]) => osimage(['packages', '--base-url', server.url, '--channel', CH, ...args], { env: { OSIMAGE_CACHE_DIR: cache } });
+const run = (...args: string[]) =>
+  osimage(['packages', '--base-url', server.url, '--channel', CH, ...args], { env: { OSIMAGE_CACHE_DIR: cache } });
 const commitmetaRequests = () => server.requests.filter((p) => p.endsWith('/commitmeta.json')).length;
 
 beforeAll(async () => {
@@ -94,7 +100,7 @@ describe('packages --history over HTTP', () => {
     expect(commitmetaRequests()).toBe(1);
   });
 
-  test('at most 8 requests in flight', async () => {
+  test('the fetches are bounded: at most `concurrency` in flight (8 by default)', async () => {
     let inFlight = 0;
     let most = 0;
     server.faults.push(async (req) => {
@@ -105,13 +111,21 @@ describe('packages --history over HTTP', () => {
       inFlight--;
       return false;
     });
+    const settings = resolveSettings({ baseUrl: server.url, channel: CH }, {});
+    const h = await packageHistory({ settings, name: 'podman', limit: 100, concurrency: 3, cache: false });
+    expect(h.changes).toHaveLength(3);
+    expect(most).toBe(3);
+    most = 0;
     await run('--history', '--package', 'podman', '--no-cache');
     expect(most).toBe(8);
   });
 
   test('--since, --build and --limit choose the range; added packages show from (absent)', async () => {
     const r = await run('--history', '--package', 'tpm2-tools', '--since', ids[4]!);
-    expect(r.stdout.split('\n')).toEqual([`${ids[1]}  tpm2-tools (absent) → 5.2-3.el9`, `${ids[4]}  tpm2-tools (absent)  (oldest of 5 builds read)`]);
+    expect(r.stdout.split('\n')).toEqual([
+      `${ids[1]}  tpm2-tools (absent) → 5.2-3.el9`,
+      `${ids[4]}  tpm2-tools (absent)  (oldest of 5 builds read)`,
+    ]);
     const b = await run('--history', '--package', 'podman', '--build', ids[2]!, '--limit', '3');
     expect(b.stdout.split('\n')).toEqual([
       `${ids[3]}  podman 5:5.2.2-2.rhaos4.18.el9 → 5:5.2.2-3.rhaos4.18.el9`,
@@ -125,7 +139,7 @@ describe('packages --history over HTTP', () => {
 
   test('a package in no build: a warning', async () => {
     const r = await run('--history', '--package', 'nope', '--limit', '2');
-    expect(r.stderr.split("\n")[0]).toBe("warning: no package nope in the pkglist of any of the 2 builds read");
+    expect(r.stderr.split('\n')[0]).toBe('warning: no package nope in the pkglist of any of the 2 builds read');
   });
 });
 
@@ -139,14 +153,25 @@ describe('packages over HTTP: caps and validation', () => {
     });
     const r = await run('--build', ids[0]!);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^error: failed to fetch the package list of build ${ids[0]!.replace(/\./g, '\\.')}: .*commitmeta\\.json is 67108864 bytes, more than the 16777216 allowed`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^error: failed to fetch the package list of build ${ids[0]!.replace(/\./g, '\\.')}: .*commitmeta\\.json is 67108864 bytes, more than the 16777216 allowed`,
+      ),
+    );
   });
 
   test('a bad entry names the URL and the index', async () => {
     server.faults.push((req, res) => {
       if (!req.url?.endsWith('/commitmeta.json')) return false;
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ 'rpmostree.rpmdb.pkglist': [['bash', '0', '5.1.8', '9.el9', 'x86_64'], ['podman', 5, '5.2.2', '1', 'x86_64']] }));
+      res.end(
+        JSON.stringify({
+          'rpmostree.rpmdb.pkglist': [
+            ['bash', '0', '5.1.8', '9.el9', 'x86_64'],
+            ['podman', 5, '5.2.2', '1', 'x86_64'],
+          ],
+        }),
+      );
       return true;
     });
     const r = await run('--build', ids[0]!);

@@ -19,7 +19,13 @@ const pkg = (name: string, epoch: string, version: string, release: string, arch
 
 describe('parsePkglist', () => {
   test('[name, epoch, version, release, arch] entries; epoch "0" when none', () => {
-    const list = parsePkglist(doc([['podman', '5', '5.2.2', '3.rhaos4.18.el9', 'x86_64'], ['tzdata', '0', '2025b', '1.el9', 'noarch']]), URL);
+    const list = parsePkglist(
+      doc([
+        ['podman', '5', '5.2.2', '3.rhaos4.18.el9', 'x86_64'],
+        ['tzdata', '0', '2025b', '1.el9', 'noarch'],
+      ]),
+      URL,
+    );
     expect(list.map(nevra)).toEqual(['podman-5:5.2.2-3.rhaos4.18.el9.x86_64', 'tzdata-2025b-1.el9.noarch']);
     expect(list[1]!.extension).toBe(false);
   });
@@ -27,7 +33,13 @@ describe('parsePkglist', () => {
     [{}, 'no "rpmostree.rpmdb.pkglist"'],
     [[], 'expected a JSON object'],
     [doc({}), '"rpmostree.rpmdb.pkglist" must be a list'],
-    [doc([['a', '0', '1', '1', 'x86_64'], ['b', '0', '1', '1']]), 'rpmostree.rpmdb.pkglist[1]: expected [name, epoch, version, release, arch]'],
+    [
+      doc([
+        ['a', '0', '1', '1', 'x86_64'],
+        ['b', '0', '1', '1'],
+      ]),
+      'rpmostree.rpmdb.pkglist[1]: expected [name, epoch, version, release, arch]',
+    ],
     [doc([['a', 0, '1', '1', 'x86_64']]), 'rpmostree.rpmdb.pkglist[0]: epoch must be a string'],
     [doc([['a', 'x', '1', '1', 'x86_64']]), 'rpmostree.rpmdb.pkglist[0]: invalid epoch "x"'],
     [doc([['a b', '0', '1', '1', 'x86_64']]), 'rpmostree.rpmdb.pkglist[0]: invalid name "a b"'],
@@ -38,14 +50,22 @@ describe('parsePkglist', () => {
     expect(() => parsePkglist(d, URL)).toThrow(`invalid commitmeta.json at ${URL}: ${message}`);
   });
   test('a list longer than any OS tree is refused', () => {
-    expect(() => parsePkglist(doc(Array(20_001).fill(['a', '0', '1', '1', 'x86_64'])), URL)).toThrow(/20001 packages, more than the 20000 allowed/);
+    expect(() => parsePkglist(doc(Array(20_001).fill(['a', '0', '1', '1', 'x86_64'])), URL)).toThrow(
+      /20001 packages, more than the 20000 allowed/,
+    );
   });
 });
 
 describe('extensions.manifest', () => {
   test('name → [epoch:]version-release.arch, marked as extensions', () => {
-    const list = parseExtensions({ extensions: { manifest: { 'qemu-img': '17:8.2.0-11.el9_4.6.x86_64', 'kernel-rt-core': '5.14.0-427.50.1.rt14.341.el9_4.x86_64' } } }, 'M');
-    expect(list).toEqual([pkg('qemu-img', '17', '8.2.0', '11.el9_4.6', 'x86_64', true), pkg('kernel-rt-core', '0', '5.14.0', '427.50.1.rt14.341.el9_4', 'x86_64', true)]);
+    const list = parseExtensions(
+      { extensions: { manifest: { 'qemu-img': '17:8.2.0-11.el9_4.6.x86_64', 'kernel-rt-core': '5.14.0-427.50.1.rt14.341.el9_4.x86_64' } } },
+      'M',
+    );
+    expect(list).toEqual([
+      pkg('qemu-img', '17', '8.2.0', '11.el9_4.6', 'x86_64', true),
+      pkg('kernel-rt-core', '0', '5.14.0', '427.50.1.rt14.341.el9_4', 'x86_64', true),
+    ]);
   });
   test('a build without extensions has none', () => {
     expect(parseExtensions({}, 'M')).toEqual([]);
@@ -67,7 +87,12 @@ describe('extensions.manifest', () => {
 describe('advisories-diff', () => {
   test('id, severity, packages and CVEs', () => {
     const a = parseAdvisories(
-      { 'advisories-diff': [['RHSA-2026:1', 1, 3, ['kernel-1-1.x86_64'], { cve_references: [{ title: 'CVE-2026-1', url: 'u' }] }], ['RHBA-2026:2', 2, 0, [], {}]] },
+      {
+        'advisories-diff': [
+          ['RHSA-2026:1', 1, 3, ['kernel-1-1.x86_64'], { cve_references: [{ title: 'CVE-2026-1', url: 'u' }] }],
+          ['RHBA-2026:2', 2, 0, [], {}],
+        ],
+      },
       'M',
     );
     expect(a).toEqual([
@@ -102,7 +127,13 @@ describe('diffPackages', () => {
   const kinds = Object.fromEntries(d.changes.map((c) => [`${c.name}:${c.kind}`, c.kind]));
   test('upgrades by rpm order (~rc before the release), downgrades, adds, removes; extensions included', () => {
     expect(d.counts).toEqual({ added: 2, removed: 1, upgraded: 3, downgraded: 1, unchanged: 2 });
-    expect(kinds).toMatchObject({ 'ignition:upgraded': 'upgraded', 'conmon:downgraded': 'downgraded', 'toolbox:removed': 'removed', 'tpm2-tools:added': 'added', 'kernel-rt-core:upgraded': 'upgraded' });
+    expect(kinds).toMatchObject({
+      'ignition:upgraded': 'upgraded',
+      'conmon:downgraded': 'downgraded',
+      'toolbox:removed': 'removed',
+      'tpm2-tools:added': 'added',
+      'kernel-rt-core:upgraded': 'upgraded',
+    });
   });
   test('a name listed twice pairs by NEVRA', () => {
     const gpg = d.changes.filter((c) => c.name === 'gpg-pubkey');
@@ -110,8 +141,16 @@ describe('diffPackages', () => {
   });
   test('the pkgdiff shape: [name, type, {PreviousPackage, NewPackage}]', () => {
     const p = toPkgdiff(d);
-    expect(p).toContainEqual(['podman', 2, { PreviousPackage: ['podman', '5:5.2.2-1.el9', 'x86_64'], NewPackage: ['podman', '5:5.2.2-3.el9', 'x86_64'] }]);
-    expect(p).toContainEqual(['conmon', 3, { PreviousPackage: ['conmon', '3:2.1.12-2.el9', 'x86_64'], NewPackage: ['conmon', '3:2.1.12-1.el9', 'x86_64'] }]);
+    expect(p).toContainEqual([
+      'podman',
+      2,
+      { PreviousPackage: ['podman', '5:5.2.2-1.el9', 'x86_64'], NewPackage: ['podman', '5:5.2.2-3.el9', 'x86_64'] },
+    ]);
+    expect(p).toContainEqual([
+      'conmon',
+      3,
+      { PreviousPackage: ['conmon', '3:2.1.12-2.el9', 'x86_64'], NewPackage: ['conmon', '3:2.1.12-1.el9', 'x86_64'] },
+    ]);
     expect(p).toContainEqual(['tpm2-tools', 0, { NewPackage: ['tpm2-tools', '5.2-3.el9', 'x86_64'] }]);
     expect(p).toContainEqual(['toolbox', 1, { PreviousPackage: ['toolbox', '0.1-1.el9', 'x86_64'] }]);
     expect(p.some((e) => e[0] === 'bash')).toBe(false);

@@ -24,7 +24,11 @@ const osTag = (name: string, build: string, pullspec: string): TagSpec => ({
     'io.openshift.build.versions': `machine-os=${build}`,
   },
 });
-const layered = (build: string, c: string): TagSpec[] => [{ name: 'cli', pullspec: at('a') }, osTag('rhel-coreos', build, at(c)), { name: 'rhel-coreos-extensions', pullspec: at('e') }];
+const layered = (build: string, c: string): TagSpec[] => [
+  { name: 'cli', pullspec: at('a') },
+  osTag('rhel-coreos', build, at(c)),
+  { name: 'rhel-coreos-extensions', pullspec: at('e') },
+];
 
 const reg = useRegistry({ mode: 'open' });
 let tmp: Temp;
@@ -40,12 +44,21 @@ beforeAll(async () => {
   await pushBuilt(rel('4.18.9'), await streamRelease('4.18.9', layered('418.94.209901010000-0', '3')));
   await pushBuilt(rel('no-annotation'), await streamRelease('4.18.0', [{ name: 'rhel-coreos', pullspec: at('4') }]));
   // 4.22: node images on the rhel-10.2 CoreOS builds, known by their labels only.
-  for (const [tag, base] of [['4.22.1', '10.2.20260212-0'], ['4.22.2', '10.2.20260217-0']] as const) {
+  for (const [tag, base] of [
+    ['4.22.1', '10.2.20260212-0'],
+    ['4.22.2', '10.2.20260217-0'],
+  ] as const) {
     const node = await image([{ entries: [{ name: 'usr/lib/os-release', data: `NAME=node-${base}\n` }] }], {
-      labels: { 'coreos.build.manifest-list-tag': `4.22-10.2-${base.slice(5, 13)}1851-node-image`, 'org.opencontainers.image.version': base },
+      labels: {
+        'coreos.build.manifest-list-tag': `4.22-10.2-${base.slice(5, 13)}1851-node-image`,
+        'org.opencontainers.image.version': base,
+      },
     });
     const digest = await pushBuilt(`${reg().host}/os/node:${tag}`, node);
-    await pushBuilt(rel(tag), await streamRelease(tag, [osTag('rhel-coreos', `4.22.10.2.${base.slice(5, 13)}1851-0`, `${reg().host}/os/node@${digest}`)]));
+    await pushBuilt(
+      rel(tag),
+      await streamRelease(tag, [osTag('rhel-coreos', `4.22.10.2.${base.slice(5, 13)}1851-0`, `${reg().host}/os/node@${digest}`)]),
+    );
   }
   offlineOld = await archive(tmp.dir, 'old.tar', [entry(await streamRelease('4.18.1', layered(OLD, '1')), '4.18.1')], '4.18.1');
 });
@@ -60,8 +73,12 @@ describe('diff of releases', () => {
     const r = await osimage(['diff', '--insecure', ...browser, '--channel', CH, rel('4.18.1'), rel('4.18.2')]);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain(`Packages of RHCOS x86_64: ${CH}/${OLD} (machine-os of 4.18.1) → ${CH}/${NEW} (machine-os of 4.18.2)\n11 upgraded, 1 downgraded`);
-    const j = JSON.parse((await osimage(['diff', '--insecure', ...browser, '--channel', CH, offlineOld, rel('4.18.2'), '-o', 'json'])).stdout);
+    expect(r.stdout).toContain(
+      `Packages of RHCOS x86_64: ${CH}/${OLD} (machine-os of 4.18.1) → ${CH}/${NEW} (machine-os of 4.18.2)\n11 upgraded, 1 downgraded`,
+    );
+    const j = JSON.parse(
+      (await osimage(['diff', '--insecure', ...browser, '--channel', CH, offlineOld, rel('4.18.2'), '-o', 'json'])).stdout,
+    );
     expect(j.from).toMatchObject({ build: OLD, release: { image: offlineOld, name: '4.18.1', tag: 'rhel-coreos', nodeImage: null } });
     expect(j.to.build).toBe(NEW);
     expect(j.counts.upgraded).toBe(11);
@@ -78,14 +95,18 @@ describe('diff of releases', () => {
     expect(r.stdout).toMatch(/^ {2}podman +6:5\.6\.0-2\.el10 → 6:5\.6\.1-1\.el10$/m);
     expect(r.stdout).toContain('rhel-10.2/builds/10.2.20260212-0 (machine-os of 4.22.1, node image 4.22-10.2-202602121851-node-image)');
     expect(r.stderr).toContain(
-      "note: " + rel('4.22.2') + " ships a node image (4.22-10.2-202602171851-node-image) built on RHCOS 10.2.20260217-0: compared the packages of that base build; the node layer's OpenShift packages (kubelet, cri-o, …) are not covered",
+      'note: ' +
+        rel('4.22.2') +
+        " ships a node image (4.22-10.2-202602171851-node-image) built on RHCOS 10.2.20260217-0: compared the packages of that base build; the node layer's OpenShift packages (kubelet, cri-o, …) are not covered",
     );
   });
 
-  test("a release whose build is not in the channel, or that names none: clear errors", async () => {
+  test('a release whose build is not in the channel, or that names none: clear errors', async () => {
     const u = await osimage(['diff', '--insecure', ...browser, '--channel', CH, rel('4.18.1'), rel('4.18.9')]);
     expect(u.exitCode).toBe(1);
-    expect(u.stderr).toMatch(/^error: no build with name '418\.94\.209901010000-0' found at .* \(the machine-os build of .*:4\.18\.9; pick its channel with --channel\)$/);
+    expect(u.stderr).toMatch(
+      /^error: no build with name '418\.94\.209901010000-0' found at .* \(the machine-os build of .*:4\.18\.9; pick its channel with --channel\)$/,
+    );
     const n = await osimage(['diff', '--insecure', ...browser, '--channel', CH, rel('no-annotation'), rel('4.18.2')]);
     expect(n.exitCode).toBe(1);
     expect(n.stderr).toContain(`names no machine-os build (no machine-os version annotation on its "rhel-coreos" tag`);
@@ -93,7 +114,8 @@ describe('diff of releases', () => {
 });
 
 describe('release info --changes-from: the RHCOS packages section', () => {
-  const changes = (...more: string[]) => osimage(['release', 'info', '--insecure', '--changes-from', rel('4.18.1'), rel('4.18.2'), ...more]);
+  const changes = (...more: string[]) =>
+    osimage(['release', 'info', '--insecure', '--changes-from', rel('4.18.1'), rel('4.18.2'), ...more]);
 
   test('with --base-url: counts and the notable changes; --packages lists them all', async () => {
     const r = await changes(...browser, '--channel', CH);

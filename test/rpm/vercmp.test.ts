@@ -109,7 +109,7 @@ const VECTORS: Array<[string, string, -1 | 0 | 1]> = [
   ['1.0^git1~pre', '1.0^git1', -1],
 ];
 
-describe('rpmvercmp: rpm\'s test vectors', () => {
+describe("rpmvercmp: rpm's test vectors", () => {
   test('there are enough of them', () => {
     expect(VECTORS.length).toBeGreaterThanOrEqual(40);
   });
