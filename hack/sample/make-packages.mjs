@@ -66,37 +66,31 @@ function set(list, name, epoch, version, release) {
   Object.assign(p, { epoch, version, release });
 }
 
+/** The packages the two 4.18 builds differ in (and a few pinned ones), by the values that change. */
+function rhcos418(l, v) {
+  set(l, 'podman', '5', '5.2.2', `${v.podman}.rhaos4.18.el9`);
+  set(l, 'cri-o', '0', ...v.crio);
+  for (const k of ['kernel', 'kernel-core', 'kernel-modules', 'kernel-modules-core']) set(l, k, '0', '5.14.0', `${v.kernel}.el9_4`);
+  set(l, 'NetworkManager', '1', '1.46.0', `${v.nm}.el9_4`);
+  for (const k of ['openssl', 'openssl-libs']) set(l, k, '1', '3.0.7', '27.el9');
+  set(l, 'ignition', '0', v.ignition, '1.rhaos4.18.el9');
+  set(l, 'conmon', '3', '2.1.12', `${v.conmon}.rhaos4.18.el9`);
+  for (const k of ['systemd', 'systemd-libs']) set(l, k, '0', '252', `32.el9_4.${v.systemd}`);
+  return l;
+}
+
 const channels = {
   '4.18-9.4/builds': {
     dist: 'el9',
     arches: ['x86_64', 'aarch64'],
     builds: {
-      '418.94.202604221012-0': (l) => {
-        set(l, 'podman', '5', '5.2.2', '1.rhaos4.18.el9');
-        set(l, 'cri-o', '0', '1.31.5', '3.rhaos4.18.git0c7f2a1.el9');
-        for (const k of ['kernel', 'kernel-core', 'kernel-modules', 'kernel-modules-core']) set(l, k, '0', '5.14.0', '427.40.1.el9_4');
-        set(l, 'NetworkManager', '1', '1.46.0', '19.el9_4');
-        set(l, 'openssl', '1', '3.0.7', '27.el9');
-        set(l, 'openssl-libs', '1', '3.0.7', '27.el9');
-        set(l, 'ignition', '0', '2.20.0~rc1', '1.rhaos4.18.el9');
-        set(l, 'conmon', '3', '2.1.12', '2.rhaos4.18.el9');
-        set(l, 'systemd', '0', '252', '32.el9_4.7');
-        set(l, 'systemd-libs', '0', '252', '32.el9_4.7');
-        return l;
-      },
+      '418.94.202604221012-0': (l) =>
+        rhcos418(l, { podman: '1', crio: ['1.31.5', '3.rhaos4.18.git0c7f2a1.el9'], kernel: '427.40.1', nm: '19', ignition: '2.20.0~rc1', conmon: '2', systemd: '7' }),
       '418.94.202605101521-0': (l) => {
-        set(l, 'podman', '5', '5.2.2', '3.rhaos4.18.el9');
-        set(l, 'cri-o', '0', '1.31.6', '2.rhaos4.18.git5e9d1b4.el9');
-        for (const k of ['kernel', 'kernel-core', 'kernel-modules', 'kernel-modules-core']) set(l, k, '0', '5.14.0', '427.50.1.el9_4');
-        set(l, 'NetworkManager', '1', '1.46.0', '26.el9_4');
-        set(l, 'openssl', '1', '3.0.7', '27.el9');
-        set(l, 'openssl-libs', '1', '3.0.7', '27.el9');
-        set(l, 'ignition', '0', '2.20.0', '1.rhaos4.18.el9');
-        set(l, 'conmon', '3', '2.1.12', '1.rhaos4.18.el9'); // a downgrade (a respin reverted)
-        set(l, 'systemd', '0', '252', '32.el9_4.9');
-        set(l, 'systemd-libs', '0', '252', '32.el9_4.9');
-        l.push({ name: 'tpm2-tools', epoch: '0', version: '5.2', release: '3.el9', arch: null }); // added
-        return l.filter((p) => p.name !== 'toolbox'); // removed
+        // conmon goes down (a respin reverted); tpm2-tools is added, toolbox removed.
+        rhcos418(l, { podman: '3', crio: ['1.31.6', '2.rhaos4.18.git5e9d1b4.el9'], kernel: '427.50.1', nm: '26', ignition: '2.20.0', conmon: '1', systemd: '9' });
+        l.push({ name: 'tpm2-tools', epoch: '0', version: '5.2', release: '3.el9', arch: null });
+        return l.filter((p) => p.name !== 'toolbox');
       },
     },
     extensions: {
