@@ -8,7 +8,7 @@ import { redactUrl } from '../http/redact.js';
 import type { ResolvedBuild } from '../rhcos/resolve.js';
 import { buildDirUrl, commitMetaJsonUrl } from '../rhcos/urls.js';
 import { parseAdvisories, type Advisory } from './advisories.js';
-import { readCached, writeCached } from './cache.js';
+import { cacheEnabled, readCached, writeCached } from './cache.js';
 import { MAX_COMMITMETA_BYTES, PKGLIST_KEY, parseExtensions, parsePkglist } from './commitmeta.js';
 import { comparePackages, type Package } from './package.js';
 
@@ -46,7 +46,7 @@ const cacheable = (url: string) => /^https?:/.test(url);
 export async function fetchPkglist(ref: BuildRef, opts: { cache?: boolean } = {}): Promise<{ packages: Package[]; cached: boolean }> {
   const url = commitMetaUrlOf(ref);
   const shown = redactUrl(url);
-  const useCache = opts.cache === true && cacheable(url);
+  const useCache = opts.cache === true && cacheable(url) && cacheEnabled();
   if (useCache) {
     const doc = await readCached(ref);
     if (doc !== undefined) {

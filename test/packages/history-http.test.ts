@@ -45,7 +45,9 @@ async function writeBrowser(root: string) {
 }
 
 const run = (...args: string[]) =>
-  osimage(['packages', '--base-url', server.url, '--channel', CH, ...args], { env: { OSIMAGE_CACHE_DIR: cache } });
+  osimage(['packages', '--base-url', server.url, '--channel', CH, ...args], {
+    env: { OSIMAGE_CACHE_DIR: cache, OSIMAGE_NO_CACHE: undefined },
+  });
 const commitmetaRequests = () => server.requests.filter((p) => p.endsWith('/commitmeta.json')).length;
 
 beforeAll(async () => {
@@ -88,6 +90,12 @@ describe('packages --history over HTTP', () => {
     server.requests.length = 0;
     await run('--history', '--package', 'podman', '--no-cache');
     expect(commitmetaRequests()).toBe(N);
+    server.requests.length = 0;
+    const off = await osimage(['packages', '--base-url', server.url, '--channel', CH, '--history', '--package', 'podman'], {
+      env: { OSIMAGE_CACHE_DIR: cache, OSIMAGE_NO_CACHE: '1' },
+    });
+    expect(off.exitCode).toBe(0);
+    expect(commitmetaRequests()).toBe(N); // OSIMAGE_NO_CACHE turns this cache off as it does the general one
   });
 
   test('a damaged cache file is a miss, not an error', async () => {
