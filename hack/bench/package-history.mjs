@@ -77,10 +77,26 @@ done
 );
 
 const osimage = (cacheDir) =>
-  run(process.execPath, [join(ROOT, 'bin/osimage'), 'packages', '--base-url', base, '--channel', CH, '--history', '--package', 'podman', '--limit', String(BUILDS)], {
-    env: { ...process.env, OSIMAGE_CACHE_DIR: cacheDir, NO_COLOR: '1' },
-    rss: false,
-  });
+  run(
+    process.execPath,
+    [
+      join(ROOT, 'bin/osimage'),
+      'packages',
+      '--base-url',
+      base,
+      '--channel',
+      CH,
+      '--history',
+      '--package',
+      'podman',
+      '--limit',
+      String(BUILDS),
+    ],
+    {
+      env: { ...process.env, OSIMAGE_CACHE_DIR: cacheDir, NO_COLOR: '1' },
+      rss: false,
+    },
+  );
 const times = { cold: [], cached: [], curl: [] };
 let lines;
 try {
