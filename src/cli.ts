@@ -112,20 +112,27 @@ async function runCommand(argv: string[], run: Io): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return requestedExitCode(run) ?? 0;
   } catch (err) {
-    return exitCodeFor(err, CommanderError, terminal.error);
+    return exitCodeFor(err, CommanderError, terminal);
   }
 }
 
-function exitCodeFor(err: unknown, CommanderError: typeof import('commander').CommanderError, error: (message: string) => void): number {
+/**
+ * Print the error (`error: <message>`, one line) and, when osimage knows what to do about it, one hint
+ * (`info: <hint>`, src/output/hints.ts); return the exit code.
+ */
+async function exitCodeFor(
+  err: unknown,
+  CommanderError: typeof import('commander').CommanderError,
+  terminal: Pick<typeof import('./output/terminal.js'), 'error' | 'info'>,
+): Promise<number> {
   if (err instanceof CommanderError) {
     // commander has already printed its message; help and --version exit 0.
     return err.exitCode === 0 ? 0 : EXIT_USAGE;
   }
-  if (err instanceof OsimageError) {
-    error(err.message);
-    return err.exitCode;
-  }
-  error(describe(err));
+  terminal.error(err instanceof OsimageError ? err.message : describe(err));
+  const hint = (await import('./output/hints.js')).hintFor(err);
+  if (hint !== undefined) terminal.info(`info: ${hint}`);
+  if (err instanceof OsimageError) return err.exitCode;
   if (env().OSIMAGE_DEBUG && err instanceof Error && err.stack) io().stderr.write(`${err.stack}\n`);
   return 1;
 }
