@@ -54,4 +54,26 @@ osimage pin --write "$work/release.sh" --build 412.86.202301250001-0
 osimage promote --write "$work/release.sh" --meta "$work/rhcos.json" \
   --test 'echo "smoke test of $RHCOS_BUILD_NAME"; test -n "$RHCOS_BUILD_NAME"'
 
+step "today's OS image (2026): layered rhel-coreos + extensions and a second OS stream (rhel-10) in a 4.21 MCO folder"
+lay="$work/layered"
+mkdir -p "$lay"
+cp -r hack/sample/payload/cluster-version-operator "$lay/"
+cp -r hack/sample/generations/4.21-two-streams "$lay/machine-config-operator"
+# The input images: the sample's, plus the two that MCO folder also names.
+{ cat hack/sample/payload/image-references
+  printf '  - name: %s\n    from:\n      kind: DockerImage\n      name: quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:%s\n' \
+    keepalived-ipfailover "$(printf 'd%.0s' {1..64})" coredns "$(printf 'e%.0s' {1..64})"; } >"$lay/image-references"
+osimage resolve --channel 4.18-9.4/builds -o json | node -e 'const r = JSON.parse(require("fs").readFileSync(0, "utf8")); console.log(r.build, "OS image:", r.osImage)'
+# The default stream (RHEL 9) from its channel; the rhel-10 stream from its own pins (RHCOS_RHEL_10_*).
+osimage payload write --dir "$lay/machine-config-operator" --channel 4.18-9.4/builds
+RHCOS_RHEL_10_BASE_URL="$RHCOS_BASE_URL" RHCOS_RHEL_10_DEFAULT_CHANNEL=rhel-10.2/builds \
+  osimage payload write --dir "$lay/machine-config-operator" --os-stream rhel-10
+# The OS images are input images of the release too, from the same builds.
+images_of() { (eval "$(osimage resolve --channel "$1" -o env)" && echo "$RHCOS_OS_IMAGE $RHCOS_EXTENSIONS_CONTAINER"); }
+read -r os9 ext9 <<<"$(images_of 4.18-9.4/builds)"
+read -r os10 ext10 <<<"$(images_of rhel-10.2/builds)"
+osimage release new --from-dir "$lay" --name 4.21.0 --to-file "$work/layered.tar" \
+  "rhel-coreos=$os9" "rhel-coreos-extensions=$ext9" "rhel-coreos-10=$os10" "rhel-coreos-10-extensions=$ext10"
+osimage release info --image-for rhel-coreos-10 "oci-archive:$work/layered.tar:4.21.0"
+
 step "done: every step ran offline on the sample"

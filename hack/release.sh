@@ -14,6 +14,13 @@ export RHCOS_BUILD_NAME="${RHCOS_BUILD_NAME:-412.86.202301250001-0}"
 export RHCOS_DEFAULT_CHANNEL="${RHCOS_DEFAULT_CHANNEL:-rhcos-4.12}"
 export RHCOS_BASE_URL="${RHCOS_BASE_URL:-https://rhcos.mirror.openshift.com/art/storage/releases}"
 
+# A release that ships a second OS stream (e.g. rhel-10 beside the default RHEL 9) pins it in its own variables,
+# RHCOS_<STREAM>_BUILD_NAME, _DEFAULT_CHANNEL and _BASE_URL, one stream per run:
+#   osimage pin --os-stream rhel-10 --write hack/release.sh --channel rhel-10.2/builds --latest
+#   osimage pin --check --os-stream rhel-10 --pins hack/release.sh
+# which adds, in the osimage pins block after the comments at the top, lines such as
+#   export RHCOS_RHEL_10_BUILD_NAME="${RHCOS_RHEL_10_BUILD_NAME:-10.2.20260217-0}"
+
 # osimage: $OSIMAGE, else the one on PATH, else the one of this repository.
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 if [ -z "${OSIMAGE:-}" ]; then

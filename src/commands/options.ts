@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { resolveSettings, misspeltEnvWarnings, type Settings } from '../rhcos/settings.js';
+import { resolveSettings, misspeltEnvWarnings, pinNames, validateOsStream, type Settings } from '../rhcos/settings.js';
 import { env } from '../context.js';
 import { info, warn } from '../output/terminal.js';
 
@@ -35,8 +35,18 @@ export function examples(lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
 }
 
-/** Commands that read the pins from a file ignore the RHCOS_* variables: say so when some are set. */
-export function noteIgnoredEnvPins(flag: string, file: string): void {
-  const ignored = ['RHCOS_BUILD_NAME', 'RHCOS_DEFAULT_CHANNEL', 'RHCOS_BASE_URL'].filter((v) => env()[v]);
+/**
+ * `--os-stream NAME` for the commands that pin (pin, pin --check, promote, verify --pins): that OS stream's pin
+ * variables (`rhel-10` → `RHCOS_RHEL_10_BUILD_NAME`, …) instead of `RHCOS_*`.
+ */
+export function osStreamOption(
+  description = 'pin a second OS stream in its own variables (rhel-10 → RHCOS_RHEL_10_BUILD_NAME, …_DEFAULT_CHANNEL, …_BASE_URL)',
+): Option {
+  return new Option('--os-stream <name>', description).argParser((v) => validateOsStream(v));
+}
+
+/** Commands that read the pins from a file ignore the pin variables (of the stream) in the environment: say so when some are set. */
+export function noteIgnoredEnvPins(flag: string, file: string, stream?: string): void {
+  const ignored = Object.values(pinNames(stream)).filter((v) => env()[v]);
   if (ignored.length > 0) info(`info: ${flag} reads the pins from ${file}; ignoring ${ignored.join(', ')} from the environment`);
 }

@@ -29,19 +29,58 @@ function packageVersion(): Promise<string> {
 interface WriteOptions extends SettingsOptionValues {
   dir: string;
   osImage?: string;
+  extensionsImage?: string;
+  legacyOsImage?: string;
+  osStream?: string;
+  nodeImage: boolean;
+  buildId?: string;
+  manifestList: boolean;
   configmapFile?: string;
   allowTag: boolean;
 }
 
+const WRITE_CONFLICTS: FlagRule[] = [
+  {
+    rule: 'excludes',
+    flags: ['osStream', 'legacyOsImage'],
+    message: "--os-stream writes only that stream's layered tags: --legacy-os-image has no place there",
+  },
+  {
+    rule: 'excludes',
+    flags: ['nodeImage', 'legacyOsImage', 'manifestList'],
+    message: (f) => `--node-image takes the images from --os-image and --extensions-image: ${f.join(', ')} cannot go with it`,
+  },
+];
+
+/** The pin variables of an OS stream (`rhel-10` → RHCOS_RHEL_10_BUILD_NAME, …) read as the plain RHCOS_* ones. */
 function writeCommand(): Command {
   return addSettingsOptions(new Command('write'))
-    .summary('write the OS container into image-references and the osimageurl ConfigMap')
+    .summary("write the OS images into image-references and the osimageurl ConfigMap, for the folder's generation")
     .description(
-      "Write the OS container into the MCO's payload manifests: the machine-os-content tag of DIR/image-references and data.osImageURL of the machine-config-osimageurl ConfigMap, byte-identical, both files or neither.",
+      "Write the OS images into the MCO's payload manifests, for whatever generation DIR is: machine-os-content (2019), machine-os-content plus rhel-coreos(-8) and its extensions (4.12-4.14), rhel-coreos and rhel-coreos-extensions (2023-09 on), or one OS stream's tags (--os-stream). The machine-config-osimageurl ConfigMap is found by kind and name in any manifest of DIR; each of its keys takes the value of the tag whose from.name it equals. Values come from one resolved build (oscontainer, base-oscontainer, extensions-container) unless given; every file changes or none.",
     )
     .requiredOption('--dir <dir>', 'the manifests folder (the MCO install/ folder)')
-    .option('--os-image <pullspec>', "the OS container, repo@sha256:<64 hex>; default: the resolved build's oscontainer")
-    .option('--configmap-file <name>', 'file name of the ConfigMap in --dir', '0000_30_machine-config-operator_05_osimageurl.yaml')
+    .option(
+      '--os-image <pullspec>',
+      "the OS image, repo@sha256:<64 hex>: machine-os-content in a legacy folder, rhel-coreos (or the stream's tag) otherwise",
+    )
+    .option('--extensions-image <pullspec>', "the extensions image (rhel-coreos-extensions, or the stream's)")
+    .option('--legacy-os-image <pullspec>', "machine-os-content of a 4.12-4.14 folder (default: the build's oscontainer)")
+    .option(
+      '--os-stream <name>',
+      "write this OS stream's tags (rhel-10: rhel-coreos-10, rhel-coreos-10-extensions); the ConfigMap is left alone. Its build: RHCOS_RHEL_10_* variables or the flags",
+    )
+    .option(
+      '--node-image',
+      "the payload's rhel-coreos is a node image (4.19+): --os-image and --extensions-image are required, no release-browser image is written",
+      false,
+    )
+    .option('--build-id <id>', 'the build id of the given images, for machine-os= in io.openshift.build.versions annotations')
+    .option('--manifest-list', "write the build's manifest list digests (multi-arch payloads)", false)
+    .option(
+      '--configmap-file <name>',
+      'file name of the ConfigMap to create when --dir has none (default 0000_30_machine-config-operator_05_osimageurl.yaml)',
+    )
     .option('--allow-tag', 'accept a pull spec by tag (the payload wants a digest)', false)
     .addHelpText(
       'after',
@@ -49,31 +88,58 @@ function writeCommand(): Command {
         'osimage payload write --dir install --os-image quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:<64 hex>',
         'osimage payload write --dir install --base-url ./hack/sample/releases --channel rhcos-4.12   # the newest build',
         'RHCOS_BUILD_NAME=47.245 osimage payload write --dir install --base-url ./hack/sample/releases',
+        'osimage payload write --dir hack/sample/generations/4.15-layered --base-url ./hack/sample/releases --channel 4.18-9.4/builds',
+        'osimage payload write --dir install --os-stream rhel-10 --base-url ./hack/sample/releases --channel rhel-10.2/builds',
+        'osimage payload write --dir install --node-image --os-image quay.io/x/node@sha256:<64 hex> --extensions-image quay.io/x/ext@sha256:<64 hex> --build-id 4.21.9.6.202602041851-0',
       ]),
     )
     .action(async (opts: WriteOptions) => {
       const { out, warn, info } = await import('../output/terminal.js');
-      let pullspec: string;
-      if (opts.osImage !== undefined) {
-        pullspec = await flagPullspec('--os-image', opts.osImage, opts.allowTag);
-        const ignored = (['baseUrl', 'channel', 'build', 'arch'] as const).filter((k) => opts[k] !== undefined);
-        if (ignored.length > 0) warn(`--os-image is given, so no build is resolved; ignoring ${ignored.map(flagName).join(', ')}`);
-      } else {
+      checkConflicts(opts, WRITE_CONFLICTS);
+      if (opts.nodeImage && (opts.osImage === undefined || opts.extensionsImage === undefined)) {
+        throw new UsageError(
+          "--node-image needs --os-image and --extensions-image (the node image and its extensions): the release browser's build is the node image's base, not the node image",
+        );
+      }
+      for (const [flag, v] of [
+        ['--os-image', opts.osImage],
+        ['--extensions-image', opts.extensionsImage],
+        ['--legacy-os-image', opts.legacyOsImage],
+      ] as const) {
+        if (v !== undefined) await flagPullspec(flag, v, opts.allowTag);
+      }
+      let arch = '';
+      const build = async () => {
+        // With --os-stream, the settings come from that stream's own variables (RHCOS_RHEL_10_*).
         const settings = settingsFrom(opts);
-        const { resolveBuild, requireOsContainer } = await import('../rhcos/resolve.js');
+        const { resolveBuild } = await import('../rhcos/resolve.js');
         const resolved = await resolveBuild(settings);
         resolved.warnings.forEach(warn);
-        pullspec = requireOsContainer(resolved, 'pass --os-image');
-        info(`OS container of build ${resolved.build} (${resolved.arch}): ${pullspec}`);
-      }
+        arch = resolved.arch;
+        return { build: resolved.build, meta: resolved.meta, metaUrl: resolved.metaUrl, manifestList: opts.manifestList };
+      };
       const { writePayload } = await import('../payload/write.js');
       const { writeView } = await import('../output/payload-view.js');
       const result = await writePayload({
         dir: opts.dir,
-        pullspec,
+        build,
         allowTag: opts.allowTag,
+        nodeImage: opts.nodeImage,
+        ...(opts.osImage !== undefined ? { osImage: opts.osImage } : {}),
+        ...(opts.extensionsImage !== undefined ? { extensionsImage: opts.extensionsImage } : {}),
+        ...(opts.legacyOsImage !== undefined ? { legacyOsImage: opts.legacyOsImage } : {}),
+        ...(opts.osStream !== undefined ? { stream: opts.osStream } : {}),
+        ...(opts.buildId !== undefined ? { buildId: opts.buildId } : {}),
         ...(opts.configmapFile !== undefined ? { configMapFile: opts.configmapFile } : {}),
       });
+      if (result.build === undefined) {
+        const ignored = (['baseUrl', 'channel', 'build', 'arch'] as const).filter((k) => opts[k] !== undefined);
+        if (ignored.length > 0) warn(`--os-image is given, so no build is resolved; ignoring ${ignored.map(flagName).join(', ')}`);
+      }
+      for (const t of result.tags.filter((t) => t.source === 'build')) {
+        const what = t.container === 'oscontainer' ? 'OS container' : t.container;
+        info(`${what} of build ${result.build} (${arch})${result.generation === 'legacy' ? '' : ` for ${t.tag}`}: ${t.pullspec}`);
+      }
       result.warnings.forEach(warn);
       out(writeView(result));
     });

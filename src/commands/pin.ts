@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { env } from '../context.js';
 import { UsageError } from '../errors.js';
 import { checkConflicts, pinsFile, type FlagRule } from './conflicts.js';
-import { addSettingsOptions, examples, noteIgnoredEnvPins, type SettingsOptionValues } from './options.js';
+import { addSettingsOptions, examples, noteIgnoredEnvPins, osStreamOption, type SettingsOptionValues } from './options.js';
 
 interface PinOptions extends SettingsOptionValues {
   write?: string;
@@ -11,6 +11,7 @@ interface PinOptions extends SettingsOptionValues {
   latest?: boolean;
   dryRun?: boolean;
   check?: boolean;
+  osStream?: string;
 }
 
 const PIN_CONFLICTS: FlagRule[] = [
@@ -41,11 +42,20 @@ Editing FILE:
   and leading comments. A missing FILE is created (mode 0755). Values that cannot be written safely
   in the assignment's form are refused. FILE and --meta are written atomically, together or not at all.
 
+A second OS stream (--os-stream NAME):
+  The pins of stream NAME are their own variables: --os-stream rhel-10 reads and writes
+  RHCOS_RHEL_10_BUILD_NAME, RHCOS_RHEL_10_DEFAULT_CHANNEL and RHCOS_RHEL_10_BASE_URL (the name upper-cased,
+  '-' as '_'), in FILE and in the environment, instead of RHCOS_*; everything else works as above. One
+  stream per run: pin the default stream without --os-stream, then the other with it. --meta names that
+  stream's own snapshot.
+
 --check --pins FILE:
   Reads the pins from FILE only (the environment is ignored; --base-url may point at a mirror, and
   --arch picks the architecture). Fails (exit 1) when FILE is missing, assigns a misspelt pin
   variable, has no build pin, pins a build builds.json no longer lists (for the arch), or, with
-  --meta, when the snapshot no longer matches the build's meta.json (naming each changed field).
+  --meta, when the snapshot no longer matches the build's meta.json (naming each changed field). A field
+  the build has that a snapshot from an older osimage does not record (azure, gcp, base-oscontainer,
+  extensions-container) is a warning, not a failure. Warnings are printed before any error.
 `;
 
 export function command(): Command {
@@ -57,6 +67,7 @@ export function command(): Command {
     .option('--latest', 'pin the newest build, ignoring any build pin (--build, RHCOS_BUILD_NAME, FILE)')
     .option('--dry-run', 'print a unified diff of the changes on stdout and write nothing')
     .option('--check', 'check the pins in FILE (and --meta) against the release browser; write nothing')
+    .addOption(osStreamOption())
     .addHelpText('after', HELP)
     .addHelpText(
       'after',
@@ -65,6 +76,8 @@ export function command(): Command {
         'osimage pin --write hack/release.sh --build 412.86.202301250001-0 --dry-run',
         'osimage pin --check --pins hack/release.sh --meta data/rhcos.json                         # CI on a release branch',
         'osimage pin --check --pins hack/release.sh --base-url file:///srv/mirror/releases          # check against a mirror',
+        'osimage pin --os-stream rhel-10 --write hack/release.sh --channel rhel-10.2/builds --latest  # the RHEL 10 stream',
+        'osimage pin --check --os-stream rhel-10 --pins hack/release.sh --meta data/rhcos-rhel-10.json',
       ]),
     )
     .action(async (opts: PinOptions) => {
@@ -74,10 +87,16 @@ export function command(): Command {
       if (opts.check) {
         const file = pinsFile(opts);
         if (file === undefined) throw new UsageError("required option '--pins <file>' not specified");
-        noteIgnoredEnvPins('--check', file);
+        noteIgnoredEnvPins('--check', file, opts.osStream);
         const { checkPins } = await import('../pin/check.js');
-        const report = await checkPins({ file, meta: opts.meta, baseUrl: opts.baseUrl, arch: opts.arch });
-        report.warnings.forEach(term.warn);
+        const report = await checkPins({
+          file,
+          meta: opts.meta,
+          baseUrl: opts.baseUrl,
+          arch: opts.arch,
+          osStream: opts.osStream,
+          onWarning: term.warn,
+        });
         term.out(view.checkSummary(report));
         return;
       }

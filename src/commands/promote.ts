@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { addSettingsOptions, examples, type SettingsOptionValues } from './options.js';
+import { addSettingsOptions, examples, osStreamOption, type SettingsOptionValues } from './options.js';
 import { env, io } from '../context.js';
 
 interface PromoteOptions extends SettingsOptionValues {
@@ -8,6 +8,7 @@ interface PromoteOptions extends SettingsOptionValues {
   write: string;
   meta?: string;
   commit?: boolean;
+  osStream?: string;
 }
 
 const HELP = `
@@ -17,6 +18,10 @@ testing. Otherwise it runs CMD through the shell with RHCOS_BUILD_NAME, RHCOS_DE
 RHCOS_BASE_URL set to the candidate; CMD's output (stdout and stderr) is streamed to stderr, so
 stdout carries only promote's answer. Only when CMD exits 0 are FILE (and --meta) written, together
 or not at all; otherwise promote exits 1 naming CMD's exit code and leaves every file untouched.
+
+--os-stream NAME promotes that OS stream's pins instead (one stream per run): rhel-10 reads and
+writes RHCOS_RHEL_10_BUILD_NAME, RHCOS_RHEL_10_DEFAULT_CHANNEL and RHCOS_RHEL_10_BASE_URL, in FILE
+and in the environment, and CMD sees those three set to the candidate.
 
 --commit commits the changed files with git ("Promote RHCOS build NEW (was OLD)"); it refuses to
 start (before running CMD) when those files have uncommitted changes. FILE.lock (holding the pid, beside
@@ -32,12 +37,14 @@ export function command(): Command {
     .option('--write <file>', 'the release script holding the pins', 'hack/release.sh')
     .option('--meta <file>', "also write the build's metadata snapshot JSON")
     .option('--commit', 'git commit the changed files (refuses when they have uncommitted changes)')
+    .addOption(osStreamOption())
     .addHelpText('after', HELP)
     .addHelpText(
       'after',
       examples([
         "osimage promote --test 'make e2e-aws' --meta data/rhcos.json --commit     # periodic job on master",
         'osimage promote --test ./hack/smoke.sh --write hack/release.sh --channel rhcos-4.12',
+        "osimage promote --os-stream rhel-10 --test 'make e2e-rhel10' --meta data/rhcos-rhel-10.json   # the RHEL 10 stream",
       ]),
     )
     .action(async (opts: PromoteOptions) => {
@@ -67,7 +74,7 @@ export function command(): Command {
       const result = await promote({
         file: opts.write,
         meta: opts.meta,
-        flags: { baseUrl: opts.baseUrl, channel: opts.channel, arch: opts.arch },
+        flags: { baseUrl: opts.baseUrl, channel: opts.channel, arch: opts.arch, osStream: opts.osStream },
         env: env(),
         test: opts.test,
         commit: opts.commit ?? false,

@@ -3,7 +3,15 @@ import { setExitCode } from '../context.js';
 import { UsageError } from '../errors.js';
 import { checkConflicts, pinsFile, type FlagRule } from './conflicts.js';
 import { readImages } from './open-image.js';
-import { addSettingsOptions, examples, noteIgnoredEnvPins, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
+import {
+  addSettingsOptions,
+  examples,
+  noteIgnoredEnvPins,
+  osStreamOption,
+  outputOption,
+  settingsFrom,
+  type SettingsOptionValues,
+} from './options.js';
 import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
 
 interface VerifyOptions extends SettingsOptionValues, RegistryOptionValues {
@@ -33,6 +41,9 @@ The bootimage:
   defaults; no build means the newest). Its OS container is the meta.json container the payload tag
   pairs with: "oscontainer" for machine-os-content, "base-oscontainer" for rhel-coreos, rhel-coreos-8
   and an OS stream's tag (a build without it is compared by its "oscontainer", with a note).
+  With --os-stream NAME the pins read are that OS stream's (rhel-10 → RHCOS_RHEL_10_BUILD_NAME,
+  RHCOS_RHEL_10_DEFAULT_CHANNEL, RHCOS_RHEL_10_BASE_URL), in FILE or in the environment; the default
+  stream's pins (RHCOS_*) are read without --os-stream.
 
 The payload:
   Without --tag, the first OS tag the payload has: rhel-coreos, rhel-coreos-8, machine-os-content.
@@ -65,7 +76,11 @@ export function command(): Command {
       '--tag <name>',
       'the payload tag of the OS image (default: rhel-coreos, rhel-coreos-8 or machine-os-content, the first there is)',
     )
-    .option('--os-stream <name>', "verify this OS image stream's OS image (rhel-9, rhel-10; see `release os-streams`)")
+    .addOption(
+      osStreamOption(
+        "verify this OS image stream's OS image (rhel-9, rhel-10; see `release os-streams`), against that stream's pins (rhel-10 → RHCOS_RHEL_10_BUILD_NAME, …)",
+      ),
+    )
     .addOption(outputOption(['text', 'json'], 'text'))
     .addHelpText('after', HELP)
     .addHelpText(
@@ -86,9 +101,9 @@ export function command(): Command {
       let settings;
       let pinnedIn: string | undefined;
       if (pins !== undefined) {
-        noteIgnoredEnvPins('--pins', pins);
+        noteIgnoredEnvPins('--pins', pins, o.osStream);
         const { settingsFromPinsFile } = await import('../verify/pins.js');
-        const pinned = await settingsFromPinsFile(pins, { baseUrl: o.baseUrl, arch: o.arch });
+        const pinned = await settingsFromPinsFile(pins, { baseUrl: o.baseUrl, arch: o.arch, osStream: o.osStream });
         settings = pinned.settings;
         pinnedIn = pinned.buildPin;
       } else {

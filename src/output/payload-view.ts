@@ -18,10 +18,37 @@ function outcome(f: FileOutcome, what: string): string {
 }
 
 export function writeView(r: PayloadWriteResult): string {
-  if (!r.changed) return escapeText(`unchanged: ${r.imageReferences.path} and ${r.configMap.path} already point at ${r.pullspec}`);
-  return escapeText(
-    [outcome(r.imageReferences, 'tag machine-os-content'), outcome(r.configMap, 'data.osImageURL'), `OS image: ${r.pullspec}`].join('\n'),
-  );
+  if (r.generation === 'legacy' && r.stream === undefined && r.configMap) return legacyWriteView(r, r.configMap);
+  const files = r.configMap ? `${r.imageReferences.path} and ${r.configMap.path}` : r.imageReferences.path;
+  const what = `${r.generation}${r.stream ? `, OS stream ${r.stream}` : ''}`;
+  if (!r.changed) return escapeText(`unchanged: ${files} already hold these images (${what})`);
+  const lines = [
+    `${r.imageReferences.path}: ${r.imageReferences.action === 'created' ? 'created' : r.imageReferences.action === 'unchanged' ? 'unchanged' : 'updated'} (${what})`,
+  ];
+  for (const t of r.tags) lines.push(`  tag ${t.tag} ${tagAction(t.action, t.previous)}: ${t.pullspec}`);
+  for (const b of r.buildVersions) lines.push(`  tag ${b.tag} io.openshift.build.versions machine-os=${b.value} (was ${b.previous})`);
+  if (r.configMap) {
+    lines.push(`${r.configMap.path}: ${r.configMap.action}`);
+    for (const k of r.keys)
+      lines.push(
+        `  data.${k.key} ${k.previous === k.value ? 'unchanged' : k.previous === undefined ? 'added' : `updated (was ${k.previous || '""'})`} (= tag ${k.tag})`,
+      );
+  } else lines.push('ConfigMap: left alone (it has keys only for the default OS stream)');
+  if (r.build) lines.push(`build: ${r.build}`);
+  return escapeText(lines.join('\n'));
+}
+
+function tagAction(action: string, previous: string | undefined): string {
+  if (action === 'updated') return previous === undefined ? 'updated' : `updated (was ${previous || '""'})`;
+  return action === 'appended' ? 'added' : action;
+}
+
+function legacyWriteView(r: PayloadWriteResult, cm: FileOutcome): string {
+  if (!r.changed) return escapeText(`unchanged: ${r.imageReferences.path} and ${cm.path} already point at ${r.pullspec}`);
+  const lines = [outcome(r.imageReferences, 'tag machine-os-content'), outcome(cm, 'data.osImageURL')];
+  for (const b of r.buildVersions)
+    lines.push(`${r.imageReferences.path}: machine-os=${b.value} in io.openshift.build.versions (was ${b.previous})`);
+  return escapeText([...lines, `OS image: ${r.pullspec}`].join('\n'));
 }
 
 export function skippedLines(skipped: Skipped[]): string[] {

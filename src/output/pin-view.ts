@@ -3,6 +3,7 @@ import type { CheckReport } from '../pin/check.js';
 import type { FileChange, PinPlan } from '../pin/plan.js';
 import type { PromoteResult } from '../pin/promote.js';
 import { redactUrl } from '../http/redact.js';
+import { pinNames } from '../rhcos/settings.js';
 import { escapeText } from './escape.js';
 
 /** Texts of pin, pin --check and promote. Imported lazily by those commands only. */
@@ -22,7 +23,7 @@ export function planDiff(plan: Pick<PinPlan, 'script' | 'meta'>): string {
 }
 
 function pinsLine(plan: PinPlan): string {
-  return `${plan.values.RHCOS_BUILD_NAME} (channel ${plan.values.RHCOS_DEFAULT_CHANNEL}, base URL ${redactUrl(plan.values.RHCOS_BASE_URL)})`;
+  return `${plan.stream ? `OS stream ${plan.stream} build ` : ''}${plan.values.RHCOS_BUILD_NAME} (channel ${plan.values.RHCOS_DEFAULT_CHANNEL}, base URL ${redactUrl(plan.values.RHCOS_BASE_URL)})`;
 }
 
 const SOURCE_TEXT: Record<PinPlan['from']['build'], string> = {
@@ -47,7 +48,10 @@ export function pinSummary(plan: PinPlan, written: string[] | undefined): string
   }
   const was = plan.previous.RHCOS_BUILD_NAME?.value;
   const created = plan.script.before === undefined ? ` (${dry ? 'would create it' : 'created'})` : '';
-  const whence = `${SOURCE_TEXT[plan.from.build]}${was && was !== plan.values.RHCOS_BUILD_NAME ? `; was ${was}` : ''}`;
+  const source = plan.stream
+    ? SOURCE_TEXT[plan.from.build].replace('RHCOS_BUILD_NAME', pinNames(plan.stream).RHCOS_BUILD_NAME)
+    : SOURCE_TEXT[plan.from.build];
+  const whence = `${source}${was && was !== plan.values.RHCOS_BUILD_NAME ? `; was ${was}` : ''}`;
   lines.push(`${dry ? 'would pin' : 'pinned'} ${pinsLine(plan)} in ${plan.file}${created}: ${whence}`);
   if (plan.script.added.length > 0 && plan.script.before !== undefined)
     lines.push(`  added ${plan.script.added.join(', ')} in the osimage pins block`);
@@ -66,7 +70,7 @@ export function checkSummary(r: CheckReport): string {
   const mirror = r.fetchedFrom !== r.baseUrl ? ` (checked at ${redactUrl(r.fetchedFrom)})` : '';
   const meta = r.meta ? `; ${r.meta} matches its meta.json` : '';
   return escapeText(
-    `ok: ${r.file} pins ${r.build} (channel ${r.channel}, arch ${r.arch}, base URL ${redactUrl(r.baseUrl)})${mirror}; it is in ${r.buildsUrl}${meta}`,
+    `ok: ${r.file} pins ${r.stream ? `OS stream ${r.stream} build ` : ''}${r.build} (channel ${r.channel}, arch ${r.arch}, base URL ${redactUrl(r.baseUrl)})${mirror}; it is in ${r.buildsUrl}${meta}`,
   );
 }
 

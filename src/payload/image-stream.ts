@@ -4,7 +4,7 @@
  * text (YAML or JSON, with line numbers in errors) and the edits. oc itself writes JSON with a 2-space
  * indent and no final newline; the MCO's files are YAML.
  */
-import { IMAGE_STREAM_API_VERSION, imageStreamFromObject, type ImageStream } from '../oci/image-stream.js';
+import { IMAGE_STREAM_API_VERSION, imageStreamFromObject, type ImageStream, type TagReference } from '../oci/image-stream.js';
 import { PayloadError } from './errors.js';
 import { appendToSeq, parseManifestText, setStringAt, yamlScalar, type ManifestText } from './text.js';
 
@@ -80,4 +80,29 @@ export function setImageReferenceTag(existing: string | undefined, file: string,
     ].join('\n'),
   );
   return { text, changed: true, previous: undefined, action: 'appended' };
+}
+
+/** The annotation a release input stream's tags carry: `component=version` pairs, e.g. `machine-os=418.94.202605101521-0`. */
+export const BUILD_VERSIONS_ANNOTATION = 'io.openshift.build.versions';
+const MACHINE_OS = /(^|,)(\s*machine-os=)([^,]*)/;
+
+/** The `machine-os=` build id a tag's build-versions annotation names, or undefined. */
+export function machineOsVersionOf(tag: TagReference): string | undefined {
+  const v = tag.annotations?.[BUILD_VERSIONS_ANNOTATION];
+  return typeof v === 'string' ? MACHINE_OS.exec(v)?.[3] : undefined;
+}
+
+/**
+ * Set the `machine-os=` id in one tag's build-versions annotation, changing only those bytes (other components
+ * of the annotation, and the rest of the file, stay). The tag must carry it (see {@link machineOsVersionOf}).
+ */
+export function setMachineOsVersion(existing: string, file: string, tag: string, id: string): string {
+  const m = parseManifestText(existing, file);
+  const tags = imageStreamFromObject(m.value, { strict: true, source: file }).spec.tags;
+  const idx = tags.findIndex((t) => t.name === tag);
+  const v = tags[idx]?.annotations?.[BUILD_VERSIONS_ANNOTATION];
+  if (typeof v !== 'string' || !MACHINE_OS.test(v))
+    throw new PayloadError(`tag ${JSON.stringify(tag)} has no machine-os= build version`, { file });
+  const next = v.replace(MACHINE_OS, (_all, lead: string, key: string) => `${lead}${key}${id}`);
+  return setStringAt(m, ['spec', 'tags', idx, 'annotations', BUILD_VERSIONS_ANNOTATION], next);
 }

@@ -11,9 +11,9 @@ import { type Warning, describe } from '../errors.js';
 import { sortKeys } from '../json.js';
 import { editFilesAtomic } from '../files/edit.js';
 import { readError, readText, readTextIfExists } from '../files/read.js';
-import { lineAt, parseYamlDocuments, yamlValue } from '../files/yaml.js';
 import { PayloadError } from './errors.js';
 import { requireOsImagePullspec } from './pullspec.js';
+import { parseManifestDocuments } from './text.js';
 
 export const MC_API_VERSION = 'machineconfiguration.openshift.io/v1';
 export const ROLE_LABEL = 'machineconfiguration.openshift.io/role';
@@ -119,20 +119,6 @@ export interface LoadedDoc {
 
 const MANIFEST_EXT = new Set(['.yaml', '.yml', '.json']);
 
-function parseDocs(text: string, file: string): unknown[] {
-  if (/^\s*[{[]/.test(text)) {
-    try {
-      return [JSON.parse(text)];
-    } catch (err) {
-      const m = /position (\d+)/.exec((err as Error).message);
-      throw new PayloadError(`invalid JSON: ${(err as Error).message}`, { file, ...(m ? { line: lineAt(text, Number(m[1])) } : {}) });
-    }
-  }
-  return parseYamlDocuments(text, file)
-    .filter((d) => d.contents !== null)
-    .map((d) => yamlValue(d, text, file));
-}
-
 /**
  * Every document of the given files and folders (a folder: its `.yaml`, `.yml` and `.json` files, by
  * name, not recursing). `kind: List` / `*List` objects are expanded into their items.
@@ -154,7 +140,7 @@ export async function loadManifests(paths: string[]): Promise<LoadedDoc[]> {
   const out: LoadedDoc[] = [];
   for (const file of files) {
     const text = await readText(file);
-    const docs = parseDocs(text, file).flatMap((d) =>
+    const docs = parseManifestDocuments(text, file).flatMap((d) =>
       isRecord(d) && typeof d.kind === 'string' && d.kind.endsWith('List') && Array.isArray(d.items) ? (d.items as unknown[]) : [d],
     );
     docs.forEach((value, i) => {

@@ -22,6 +22,8 @@ export interface ManifestText {
   value: unknown;
   /** Undefined when the yaml parser could not read a JSON file (then edits re-serialise). */
   doc: Document.Parsed | undefined;
+  /** Which document of a multi-document YAML file this is (0-based, counting non-empty ones); undefined: the only one. */
+  document?: number;
 }
 
 export { lineAt };
@@ -31,8 +33,12 @@ export function detectFormat(text: string): Format {
   return /^\s*[{[]/.test(text) ? 'json' : 'yaml';
 }
 
-/** Parse one document (YAML or JSON). Errors name the file and, where the parser says, the line. */
-export function parseManifestText(text: string, file: string): ManifestText {
+/**
+ * Parse one document (YAML or JSON). Errors name the file and, where the parser says, the line. With
+ * `document`, a multi-document YAML file is read and that document (0-based, counting non-empty ones) is the
+ * one edits address; its node ranges are offsets into the whole text, so edits splice the file in place.
+ */
+export function parseManifestText(text: string, file: string, document?: number): ManifestText {
   const format = detectFormat(text);
   if (format === 'json') {
     let value: unknown;
@@ -50,9 +56,22 @@ export function parseManifestText(text: string, file: string): ManifestText {
   const docs = parseYamlDocuments(text, file);
   if (docs.length === 0) return { file, text, format, value: null, doc: undefined };
   const real = docs.filter((d) => d.contents !== null);
+  if (document !== undefined) {
+    const doc = real[document];
+    if (!doc) throw new PayloadError(`holds no YAML document ${document + 1}`, { file });
+    return { file, text, format, value: yamlValue(doc, text, file), doc, document };
+  }
   if (real.length > 1) throw new PayloadError(`holds ${real.length} YAML documents; expected one`, { file });
   const doc = real[0] ?? docs[0];
   return { file, text, format, value: doc ? yamlValue(doc, text, file) : null, doc };
+}
+
+/** Every document of a manifest file: a JSON file is one; a YAML file one per non-empty document. */
+export function parseManifestDocuments(text: string, file: string): unknown[] {
+  if (detectFormat(text) === 'json') return [parseManifestText(text, file).value];
+  return parseYamlDocuments(text, file)
+    .filter((d) => d.contents !== null)
+    .map((d) => yamlValue(d, text, file));
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -96,7 +115,7 @@ export function yamlScalar(value: string, style: Scalar.Type | undefined): strin
 }
 
 function check(m: ManifestText, text: string, expected: unknown): string {
-  const after = parseManifestText(text, m.file);
+  const after = parseManifestText(text, m.file, m.document);
   if (!isDeepStrictEqual(after.value, expected)) {
     throw new PayloadError('internal error: the edited file would not read back as intended; nothing was written', { file: m.file });
   }
@@ -105,6 +124,9 @@ function check(m: ManifestText, text: string, expected: unknown): string {
 
 /** Re-serialise with the value changed: comments kept for YAML, indentation kept for JSON. */
 function reserialize(m: ManifestText, expected: unknown, path: Path, v: unknown): string {
+  if (m.document !== undefined) {
+    throw new PayloadError('cannot add keys to one document of a multi-document file; add them by hand and run again', { file: m.file });
+  }
   if (m.format === 'json') return check(m, stringifyJson(expected, jsonLayout(m.text)), expected);
   const doc = m.doc ?? new Document(null);
   if (doc.contents === null || !isMap(doc.contents)) doc.contents = doc.createNode({}) as never;

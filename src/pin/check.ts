@@ -1,13 +1,13 @@
-import { hasCode, type Warning } from '../errors.js';
+import { hasCode, type OnWarning, type Warning } from '../errors.js';
 import { resolveBuild } from '../rhcos/resolve.js';
-import { DEFAULT_BASE_URL, DEFAULT_CHANNEL, normalizeBaseUrl, type PinVar } from '../rhcos/settings.js';
+import { DEFAULT_BASE_URL, DEFAULT_CHANNEL, normalizeBaseUrl, pinNames, type PinVar } from '../rhcos/settings.js';
 import { buildDirUrl } from '../rhcos/urls.js';
 import { PinCheckError, PinScriptError } from './errors.js';
 import { noSuchFile, readTextIfExists } from '../files/read.js';
 import { layerSettings } from './plan.js';
 import { misspeltPins, parseScript, readPins, type ScriptPins } from './script.js';
 import type { Json } from '../json.js';
-import { changedFields, describeChange, snapshotOf } from './snapshot.js';
+import { changedFields, describeChange, LATER_FIELDS, snapshotOf, type FieldChange } from './snapshot.js';
 import { redactUrl } from '../http/redact.js';
 
 export interface CheckRequest {
@@ -16,6 +16,10 @@ export interface CheckRequest {
   /** --base-url: fetch from a mirror instead of the pinned base URL (the snapshot's baseURI still uses the pin). */
   baseUrl?: string | undefined;
   arch?: string | undefined;
+  /** --os-stream: check that OS stream's pins (`RHCOS_RHEL_10_BUILD_NAME`, …) instead of `RHCOS_*`. */
+  osStream?: string | undefined;
+  /** Each warning as soon as it is known, so it is printed even when the check then fails. */
+  onWarning?: OnWarning | undefined;
 }
 
 export interface CheckReport {
@@ -29,17 +33,33 @@ export interface CheckReport {
   arch: string;
   buildsUrl: string;
   meta: string | undefined;
-  /** Pins the file leaves to the default (channel, base URL). */
+  /** The OS stream checked; undefined for the default stream. */
+  stream: string | undefined;
+  /** Pins the file leaves to the default (channel, base URL), by their default names. */
   defaulted: PinVar[];
+  /** Every warning (also given to onWarning as it came). */
   warnings: Warning[];
+}
+
+/** `osimage pin [--os-stream S] --write FILE --meta META`: the command that rewrites the snapshot. */
+function repinCommand(req: CheckRequest): string {
+  return `osimage pin${req.osStream ? ` --os-stream ${req.osStream}` : ''} --write ${req.file} --meta ${req.meta}`;
 }
 
 /**
  * Check the pins of a script as it is written, not as the environment would override them: the file
  * assigns no misspelt variable, it pins a build, the build is still in builds.json (for the arch),
- * and with `meta` the snapshot file still matches the build's meta.json. Throws PinCheckError.
+ * and with `meta` the snapshot file still matches the build's meta.json (a field the build has that an
+ * older snapshot does not record is a warning). Throws PinCheckError. Warnings go to `onWarning` as they
+ * are found, before any error.
  */
 export async function checkPins(req: CheckRequest): Promise<CheckReport> {
+  const names = pinNames(req.osStream);
+  const warnings: Warning[] = [];
+  const warn = (w: Warning) => {
+    warnings.push(w);
+    req.onWarning?.(w);
+  };
   const text = await readTextIfExists(req.file);
   if (text === undefined) throw new PinCheckError('no-file', noSuchFile(req.file).message);
   const parsed = parseScript(text);
@@ -51,44 +71,47 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
   }
   let pins: ScriptPins;
   try {
-    pins = readPins(parsed, req.file);
+    pins = readPins(parsed, req.file, req.osStream);
   } catch (err) {
     if (err instanceof PinScriptError) throw new PinCheckError('unreadable', err.message, err);
     throw err;
   }
   const build = pins.RHCOS_BUILD_NAME;
   if (!build)
-    throw new PinCheckError('no-pin', `${req.file} has no pin: it does not assign RHCOS_BUILD_NAME (the build would float to the newest)`);
+    throw new PinCheckError(
+      'no-pin',
+      `${req.file} has no pin: it does not assign ${names.RHCOS_BUILD_NAME} (the build would float to the newest)`,
+    );
   if (build.value === '') {
     throw new PinCheckError(
       'no-pin',
-      `${req.file} has no pin: RHCOS_BUILD_NAME is empty on line ${build.line} (the build would float to the newest)`,
+      `${req.file} has no pin: ${names.RHCOS_BUILD_NAME} is empty on line ${build.line} (the build would float to the newest)`,
     );
   }
 
-  const layered = layerSettings({ baseUrl: req.baseUrl, arch: req.arch }, {}, pins, req.file, { ignoreEnv: true });
+  const flags = { baseUrl: req.baseUrl, arch: req.arch, osStream: req.osStream };
+  const layered = layerSettings(flags, {}, pins, req.file, { ignoreEnv: true });
   const settings = layered.settings;
   const pinnedBase = pins.RHCOS_BASE_URL
     ? normalizeBaseUrl(pins.RHCOS_BASE_URL.value, `${req.file}:${pins.RHCOS_BASE_URL.line}`)
     : DEFAULT_BASE_URL;
   const defaulted: PinVar[] = [];
-  const warnings: Warning[] = [];
   if (!pins.RHCOS_DEFAULT_CHANNEL?.value) {
     defaulted.push('RHCOS_DEFAULT_CHANNEL');
-    warnings.push({
+    warn({
       code: 'pin-defaulted',
-      message: `${req.file} does not pin RHCOS_DEFAULT_CHANNEL; checked against the default channel ${DEFAULT_CHANNEL}`,
+      message: `${req.file} does not pin ${names.RHCOS_DEFAULT_CHANNEL}; checked against the default channel ${DEFAULT_CHANNEL}`,
     });
   }
   if (!pins.RHCOS_BASE_URL?.value) {
     defaulted.push('RHCOS_BASE_URL');
-    warnings.push({
+    warn({
       code: 'pin-defaulted',
-      message: `${req.file} does not pin RHCOS_BASE_URL; checked against the default ${DEFAULT_BASE_URL}`,
+      message: `${req.file} does not pin ${names.RHCOS_BASE_URL}; checked against the default ${DEFAULT_BASE_URL}`,
     });
   }
 
-  const where = `${req.file}:${build.line} pins RHCOS_BUILD_NAME=${build.value}`;
+  const where = `${req.file}:${build.line} pins ${names.RHCOS_BUILD_NAME}=${build.value}`;
   let resolved;
   try {
     resolved = await resolveBuild(settings);
@@ -96,15 +119,12 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
     if (hasCode(err, 'build-not-found')) throw new PinCheckError('build-gone', `${where}, but ${err.message}`, err);
     throw err;
   }
-  warnings.push(...resolved.warnings);
+  resolved.warnings.forEach(warn);
 
   if (req.meta !== undefined) {
     const snapText = await readTextIfExists(req.meta);
     if (snapText === undefined) {
-      throw new PinCheckError(
-        'meta-missing',
-        `${noSuchFile(req.meta).message} (write it with: osimage pin --write ${req.file} --meta ${req.meta})`,
-      );
+      throw new PinCheckError('meta-missing', `${noSuchFile(req.meta).message} (write it with: ${repinCommand(req)})`);
     }
     let snap: Json;
     try {
@@ -117,11 +137,19 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
     if (snap.buildid !== build.value) {
       throw new PinCheckError(
         'meta-changed',
-        `${req.meta} is the snapshot of build ${String(snap.buildid)}, but ${req.file}:${build.line} pins ${build.value} (re-run osimage pin --write ${req.file} --meta ${req.meta})`,
+        `${req.meta} is the snapshot of build ${String(snap.buildid)}, but ${req.file}:${build.line} pins ${build.value} (re-run ${repinCommand(req)})`,
       );
     }
     const pinnedDir = buildDirUrl(pinnedBase, resolved.channel, resolved.build, resolved.layout, resolved.arch);
-    const changes = changedFields(snap, snapshotOf(resolved.meta, redactUrl(pinnedDir)));
+    const all = changedFields(snap, snapshotOf(resolved.meta, redactUrl(pinnedDir)));
+    const unrecorded = all.filter(notRecordedYet);
+    if (unrecorded.length > 0) {
+      warn({
+        code: 'meta-field-unrecorded',
+        message: `${req.meta} does not record ${unrecorded.map((c) => c.field).join(', ')}, which ${resolved.metaUrl} has (a snapshot from before osimage kept them); refresh it with: ${repinCommand(req)}`,
+      });
+    }
+    const changes = all.filter((c) => !notRecordedYet(c));
     if (changes.length > 0) {
       throw new PinCheckError(
         'meta-changed',
@@ -138,7 +166,13 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
     arch: resolved.arch,
     buildsUrl: resolved.buildsUrl,
     meta: req.meta,
+    stream: req.osStream,
     defaulted,
     warnings,
   };
+}
+
+/** A field of the snapshot format added later (LATER_FIELDS) that the snapshot lacks altogether. */
+function notRecordedYet(c: FieldChange): boolean {
+  return c.old === undefined && LATER_FIELDS.includes(c.field);
 }

@@ -8,6 +8,7 @@ import {
   DEFAULT_BASE_URL,
   DEFAULT_CHANNEL,
   normalizeBaseUrl,
+  pinNames,
   validateArch,
   validateBuildName,
   validateChannel,
@@ -32,7 +33,8 @@ export interface LayeredSettings {
  * The settings `pin` and `promote` resolve with. Each of base URL and channel comes from the flag, else
  * the environment, else the file's current pin, else the default. The build comes from --build, else
  * RHCOS_BUILD_NAME, else the file's pin, else the newest build; with `latest` it is always the newest.
- * With `ignoreEnv` (pin --check) the environment is not read at all.
+ * With `ignoreEnv` (pin --check) the environment is not read at all. With `flags.osStream` the file's and the
+ * environment's variables are that OS stream's (`RHCOS_RHEL_10_BUILD_NAME`, …); `filePins` was read for it.
  */
 export function layerSettings(
   flags: SettingsFlags,
@@ -42,11 +44,16 @@ export function layerSettings(
   opts: { latest?: boolean; ignoreEnv?: boolean } = {},
 ): LayeredSettings {
   const notes: Warning[] = [];
-  const fromEnv = (k: PinVar) => (opts.ignoreEnv || env[k] === undefined || env[k] === '' ? undefined : env[k]);
-  function pick(flag: string | undefined, name: PinVar, dflt: string, dfltSource: PinSource): [string, PinSource, string] {
-    const pinned = filePins[name];
-    if (flag !== undefined) return [flag, 'flag', flagName(name)];
-    const e = fromEnv(name);
+  const names = pinNames(flags.osStream);
+  const fromEnv = (k: PinVar) => {
+    const v = env[names[k]];
+    return opts.ignoreEnv || v === undefined || v === '' ? undefined : v;
+  };
+  function pick(flag: string | undefined, role: PinVar, dflt: string, dfltSource: PinSource): [string, PinSource, string] {
+    const pinned = filePins[role];
+    const name = names[role];
+    if (flag !== undefined) return [flag, 'flag', flagName(role)];
+    const e = fromEnv(role);
     if (e !== undefined) {
       if (pinned && pinned.value !== e && pinned.value !== '') {
         notes.push({
@@ -68,7 +75,7 @@ export function layerSettings(
     [build, buildFrom, buildOrigin] = ['', 'newest', 'newest'];
     const e = fromEnv('RHCOS_BUILD_NAME');
     if (e !== undefined)
-      notes.push({ code: 'latest-ignores-env', message: `--latest: ignoring RHCOS_BUILD_NAME=${e} from the environment` });
+      notes.push({ code: 'latest-ignores-env', message: `--latest: ignoring ${names.RHCOS_BUILD_NAME}=${e} from the environment` });
   } else {
     [build, buildFrom, buildOrigin] = pick(flags.build, 'RHCOS_BUILD_NAME', '', 'newest');
   }
@@ -111,7 +118,10 @@ export interface PinPlan {
   /** The pins the file had before. */
   previous: ScriptPins;
   from: LayeredSettings['from'];
-  script: FileChange & { edited: PinVar[]; added: PinVar[] };
+  /** `edited` and `added` name the real variables (a stream's: `RHCOS_RHEL_10_BUILD_NAME`). */
+  script: FileChange & { edited: string[]; added: string[] };
+  /** The OS stream pinned (--os-stream); undefined for the default stream. */
+  stream: string | undefined;
   meta: FileChange | undefined;
   notes: Warning[];
   /** Misspelt variables in the file, resolver warnings. */
@@ -131,15 +141,15 @@ export function pinValuesOf(r: Pick<ResolvedBuild, 'build' | 'channel' | 'baseUr
   return { RHCOS_BUILD_NAME: r.build, RHCOS_DEFAULT_CHANNEL: r.channel, RHCOS_BASE_URL: r.baseUrl };
 }
 
-/** The file's current pins, and warnings about misspelt variables in it. */
-export function pinsOfText(text: string | undefined, file: string): { pins: ScriptPins; warnings: Warning[] } {
+/** The file's current pins (of the OS stream, when given), and warnings about misspelt variables in it. */
+export function pinsOfText(text: string | undefined, file: string, stream?: string): { pins: ScriptPins; warnings: Warning[] } {
   if (text === undefined) return { pins: {}, warnings: [] };
   const parsed = parseScript(text);
   const warnings = misspeltPins(parsed).map((m) => ({
     code: 'misspelt-pin',
     message: `${file}:${m.line} assigns ${m.name}, which osimage does not read; did you mean ${m.suggestion}?`,
   }));
-  return { pins: readPins(parsed, file), warnings };
+  return { pins: readPins(parsed, file, stream), warnings };
 }
 
 /** Compute the edits for a resolved build: the script (created when absent) and the metadata snapshot. */
@@ -148,14 +158,15 @@ export async function planFor(
   metaFile: string | undefined,
   resolved: ResolvedBuild,
   before?: string,
+  stream?: string,
 ): Promise<Pick<PinPlan, 'script' | 'meta' | 'values'>> {
   const scriptBefore = before ?? (await readTextIfExists(file));
   const values = pinValuesOf(resolved);
   let script: PinPlan['script'];
   if (scriptBefore === undefined) {
-    script = { path: file, before: undefined, after: newScript(values, file), changed: true, edited: [], added: [] };
+    script = { path: file, before: undefined, after: newScript(values, file, stream), changed: true, edited: [], added: [] };
   } else {
-    const e = editPins(scriptBefore, values, file);
+    const e = editPins(scriptBefore, values, file, stream);
     script = { path: file, before: scriptBefore, after: e.text, changed: e.changed, edited: e.edited, added: e.added };
   }
   let meta: FileChange | undefined;
@@ -171,7 +182,8 @@ export async function planFor(
 export async function planPin(req: PinRequest): Promise<PinPlan> {
   if (req.meta !== undefined && req.meta === req.file) throw new OsimageError(`--meta and --write name the same file: ${req.file}`);
   const before = await readTextIfExists(req.file);
-  const { pins, warnings } = pinsOfText(before, req.file);
+  const stream = req.flags.osStream;
+  const { pins, warnings } = pinsOfText(before, req.file, stream);
   const layered = layerSettings(req.flags, req.env, pins, req.file, { latest: req.latest ?? false });
   let resolved: ResolvedBuild;
   try {
@@ -186,9 +198,10 @@ export async function planPin(req: PinRequest): Promise<PinPlan> {
     }
     throw err;
   }
-  const planned = await planFor(req.file, req.meta, resolved, before);
+  const planned = await planFor(req.file, req.meta, resolved, before, stream);
   return {
     file: req.file,
+    stream,
     resolved,
     previous: pins,
     from: layered.from,

@@ -2,7 +2,7 @@ import { realpath } from 'node:fs/promises';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import { OsimageError, type Warning } from '../errors.js';
 import { resolveBuild, type ResolvedBuild } from '../rhcos/resolve.js';
-import { PIN_VARS, type SettingsFlags } from '../rhcos/settings.js';
+import { PIN_VARS, pinNames, type SettingsFlags } from '../rhcos/settings.js';
 import { GitError, TestFailedError } from './errors.js';
 import { commitFiles, repoRoot, uncommitted } from './git.js';
 import { acquireLock } from './lock.js';
@@ -22,7 +22,7 @@ export type TestRunner = (
 export interface PromoteRequest {
   file: string;
   meta?: string | undefined;
-  /** --base-url, --channel, --arch (no --build: promote always tries the newest build). */
+  /** --base-url, --channel, --arch, --os-stream (no --build: promote always tries the newest build). */
   flags: Omit<SettingsFlags, 'build'>;
   env: NodeJS.ProcessEnv;
   test: string;
@@ -46,9 +46,10 @@ export type PromoteResult =
       warnings: Warning[];
     };
 
-/** The environment the test gets: ours, with the three pins set to the candidate. */
-export function candidateEnv(values: PinValues): Record<string, string> {
-  return { ...values };
+/** The environment the test gets: ours, with the three pins (of the OS stream, when given) set to the candidate. */
+export function candidateEnv(values: PinValues, stream?: string): Record<string, string> {
+  const names = pinNames(stream);
+  return Object.fromEntries(PIN_VARS.map((role) => [names[role], values[role]]));
 }
 
 /** `path` made absolute through its folder's real path; the name itself is kept (a symlink stays the link). */
@@ -77,7 +78,8 @@ export async function promote(req: PromoteRequest): Promise<PromoteResult> {
   const release = await acquireLock(file);
   try {
     const before = await readTextIfExists(file);
-    const { pins, warnings } = pinsOfText(before, req.file);
+    const stream = req.flags.osStream;
+    const { pins, warnings } = pinsOfText(before, req.file, stream);
     const metaBefore = meta === undefined ? undefined : await readTextIfExists(meta);
 
     let root: string | undefined;
@@ -97,12 +99,12 @@ export async function promote(req: PromoteRequest): Promise<PromoteResult> {
     const values = pinValuesOf(resolved);
     const allWarnings = [...warnings, ...layered.notes.filter((n) => n.code !== 'latest-ignores-env'), ...resolved.warnings];
     const from = pins.RHCOS_BUILD_NAME?.value || undefined;
-    const planned = await planFor(file, meta, resolved, before);
+    const planned = await planFor(file, meta, resolved, before, stream);
     if (PIN_VARS.every((v) => pins[v]?.value === values[v])) {
       if (planned.meta?.changed) {
         allWarnings.push({
           code: 'meta-snapshot-stale',
-          message: `${req.meta} is ${planned.meta.before === undefined ? 'missing' : `not the snapshot of ${resolved.build}'s meta.json`}; refresh it with: osimage pin --write ${req.file} --meta ${req.meta}`,
+          message: `${req.meta} is ${planned.meta.before === undefined ? 'missing' : `not the snapshot of ${resolved.build}'s meta.json`}; refresh it with: osimage pin${stream ? ` --os-stream ${stream}` : ''} --write ${req.file} --meta ${req.meta}`,
         });
       }
       return { status: 'already-pinned', file: req.file, build: resolved.build, resolved, warnings: allWarnings };
@@ -111,7 +113,7 @@ export async function promote(req: PromoteRequest): Promise<PromoteResult> {
     // Refuse a read-only file before the test runs rather than after.
     await Promise.all(files.map((f) => editTarget(f)));
     progress(`testing ${resolved.build} (${from ? `pinned: ${from}` : 'nothing pinned yet'}): ${req.test}`);
-    const r = await req.runTest(req.test, candidateEnv(values));
+    const r = await req.runTest(req.test, candidateEnv(values, stream));
     if (r.exitCode !== 0) {
       const how = r.signal ? `was killed by ${r.signal}` : `exited with code ${r.exitCode ?? 'unknown'}`;
       throw new TestFailedError(
@@ -131,11 +133,11 @@ export async function promote(req: PromoteRequest): Promise<PromoteResult> {
 
     let commit: string | undefined;
     if (req.commit && root !== undefined && written.length > 0) {
-      const subject = from
-        ? `Promote RHCOS build ${resolved.build} (was ${from})`
-        : `Pin RHCOS build ${resolved.build} (nothing was pinned)`;
+      const what = stream ? `RHCOS ${stream} build` : 'RHCOS build';
+      const subject = from ? `Promote ${what} ${resolved.build} (was ${from})` : `Pin ${what} ${resolved.build} (nothing was pinned)`;
       const body = [
         `${from ? `Old build: ${from}\n` : ''}New build: ${resolved.build}`,
+        ...(stream ? [`OS stream: ${stream} (${pinNames(stream).RHCOS_BUILD_NAME})`] : []),
         `Channel: ${resolved.channel}`,
         `Base URL: ${redactUrl(resolved.baseUrl)}`,
         `Tested with: ${req.test}`,

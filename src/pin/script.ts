@@ -1,4 +1,4 @@
-import { PIN_VARS, findMisspeltPins, type PinVar } from '../rhcos/settings.js';
+import { PIN_VARS, findMisspeltPins, pinNames, type PinVar } from '../rhcos/settings.js';
 import { PinScriptError, UnsafeValueError } from './errors.js';
 import { decodeValue, encodeValue, tokenize, type Token, type ValueContext, type WordToken } from './shell.js';
 
@@ -326,13 +326,13 @@ export interface CommandAssignment {
  * for one command (`VAR=v make`), one after another command on the line (`if x; then VAR=v; fi`), or
  * with readonly/declare/local. Editing the others (or adding a block) would leave these in force.
  */
-export function unmanagedPins(parsed: ParsedScript, name: PinVar): CommandAssignment[] {
+export function unmanagedPins(parsed: ParsedScript, name: string): CommandAssignment[] {
   return parsed.commandAssignments.filter((c) => c.name === name && !c.pin);
 }
 
 const FORMS_HINT = 'put it on a line of its own as VAR=v, export VAR=v, VAR="${VAR:-v}" or : "${VAR:=v}"';
 
-function assertManaged(parsed: ParsedScript, file: string, name: PinVar, verb: string): void {
+function assertManaged(parsed: ParsedScript, file: string, name: string, verb: string): void {
   const u = unmanagedPins(parsed, name)[0];
   if (u) {
     throw new PinScriptError(
@@ -352,11 +352,14 @@ export type ScriptPins = Partial<Record<PinVar, PinValue>>;
 
 /**
  * The three pins as the script assigns them (when the variable is not already set in the
- * environment). Assignments osimage cannot read, and assignments that disagree, are errors.
+ * environment). Assignments osimage cannot read, and assignments that disagree, are errors. With `stream`
+ * the pins are that OS stream's variables (`RHCOS_RHEL_10_BUILD_NAME`, …), still keyed by the default names.
  */
-export function readPins(parsed: ParsedScript, file: string): ScriptPins {
+export function readPins(parsed: ParsedScript, file: string, stream?: string): ScriptPins {
   const pins: ScriptPins = {};
-  for (const name of PIN_VARS) {
+  const names = pinNames(stream);
+  for (const role of PIN_VARS) {
+    const name = names[role];
     assertManaged(parsed, file, name, 'read');
     const all = parsed.assignments.filter((a) => a.name === name);
     for (const a of all) {
@@ -374,7 +377,7 @@ export function readPins(parsed: ParsedScript, file: string): ScriptPins {
         `${name} is assigned ${JSON.stringify(other.value)} here but ${JSON.stringify(first.value)} on line ${first.line}; make them agree`,
       );
     }
-    pins[name] = { value: first.value!, line: first.line };
+    pins[role] = { value: first.value!, line: first.line };
   }
   return pins;
 }
@@ -382,7 +385,7 @@ export function readPins(parsed: ParsedScript, file: string): ScriptPins {
 export interface MisspeltPin {
   name: string;
   line: number;
-  suggestion: PinVar;
+  suggestion: string;
 }
 
 /** Variables the script assigns (or a pin defaults from) that look like misspelt or outdated pins. */
@@ -420,30 +423,34 @@ export type PinValues = Record<PinVar, string>;
 export interface ScriptEdit {
   text: string;
   changed: boolean;
-  /** Variables whose existing assignments got a new value. */
-  edited: PinVar[];
-  /** Variables that were absent and were added in the marked block. */
-  added: PinVar[];
+  /** Variables (their real names) whose existing assignments got a new value. */
+  edited: string[];
+  /** Variables (their real names) that were absent and were added in the marked block. */
+  added: string[];
 }
 
 /**
  * Set the three pins in the script text: existing assignments are edited in place (form, quoting and
- * every other byte kept); absent ones are added in one marked block after the shebang and leading comments.
+ * every other byte kept); absent ones are added in one marked block after the shebang and leading comments,
+ * written in the form of the script's first pin of the stream (else of any pin, else `export VAR="${VAR:-v}"`).
+ * With `stream` the pins are that OS stream's variables; `values` stay keyed by the default names.
  */
-export function editPins(text: string, values: PinValues, file: string): ScriptEdit {
+export function editPins(text: string, values: PinValues, file: string, stream?: string): ScriptEdit {
   const parsed = parseScript(text);
   const lines = parsed.lines.map((l) => ({ ...l }));
-  const edited: PinVar[] = [];
-  const added: PinVar[] = [];
+  const names = pinNames(stream);
+  const edited: string[] = [];
+  const added: string[] = [];
   const replacements = new Map<number, Array<{ start: number; stop: number; text: string }>>();
   let template: Template | undefined;
-  for (const name of PIN_VARS) {
+  for (const role of PIN_VARS) {
+    const name = names[role];
     assertManaged(parsed, file, name, 'edit');
     for (const a of parsed.assignments.filter((x) => x.name === name)) {
       if (a.problem) throw new PinScriptError(file, a.line, `cannot edit ${name}: ${a.problem}: ${a.raw}`);
       template ??= a;
-      const enc = encodeOrThrow(file, a.line, name, values[name], contextOf(a));
-      if (a.value !== values[name] && !edited.includes(name)) edited.push(name);
+      const enc = encodeOrThrow(file, a.line, name, values[role], contextOf(a));
+      if (a.value !== values[role] && !edited.includes(name)) edited.push(name);
       const list = replacements.get(a.index) ?? [];
       list.push({ start: a.start, stop: a.end, text: enc });
       replacements.set(a.index, list);
@@ -455,11 +462,14 @@ export function editPins(text: string, values: PinValues, file: string): ScriptE
     lines[index]!.text = t;
   }
 
-  const missing = PIN_VARS.filter((n) => !parsed.assignments.some((a) => a.name === n));
+  const missing = PIN_VARS.filter((role) => !parsed.assignments.some((a) => a.name === names[role]));
   if (missing.length > 0) {
     const eol = parsed.eol;
-    const newLines = missing.map((n) => ({ text: renderAssignment(file, n, values[n], template ?? DEFAULT_TEMPLATE), eol }));
-    added.push(...missing);
+    const defaults = Object.values(pinNames());
+    template ??= parsed.assignments.find((a) => defaults.includes(a.name) && !a.problem);
+    const form = template ?? DEFAULT_TEMPLATE;
+    const newLines = missing.map((role) => ({ text: renderAssignment(file, names[role], values[role], form), eol }));
+    added.push(...missing.map((role) => names[role]));
     if (parsed.block) {
       lines.splice(parsed.block.end, 0, ...newLines);
     } else {
@@ -478,7 +488,7 @@ export function editPins(text: string, values: PinValues, file: string): ScriptE
 }
 
 /** The minimal script `pin` creates when FILE does not exist: shebang, a comment, the pins. */
-export function newScript(values: PinValues, file: string): string {
+export function newScript(values: PinValues, file: string, stream?: string): string {
   const head = '#!/usr/bin/env bash\n# RHCOS pins for this release, written by `osimage pin`; check them with `osimage pin --check`.\n';
-  return editPins(head, values, file).text;
+  return editPins(head, values, file, stream).text;
 }

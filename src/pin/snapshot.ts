@@ -13,13 +13,34 @@ export function stableJson(v: unknown): string {
   return `${JSON.stringify(sortKeys(v), null, 4)}\n`;
 }
 
-/** The snapshot of a build: buildid, baseURI, amis, images, oscontainer, ostree-commit, ostree-version (whichever it has). */
+/** Fields copied as meta.json has them, in the order they came: the installer's copy (2019-04), its cloud images (2019-07), the layered OS containers (4.12+). */
+const COPIED = [
+  'images',
+  'oscontainer',
+  'ostree-commit',
+  'ostree-version',
+  'azure',
+  'gcp',
+  'base-oscontainer',
+  'extensions-container',
+] as const;
+
+/**
+ * Fields a snapshot written by an older osimage (or the installer's rhcos.json before 2019-07) may lack although
+ * the build has them: `pin --check --meta` warns about them instead of failing.
+ */
+export const LATER_FIELDS: readonly string[] = ['azure', 'gcp', 'base-oscontainer', 'extensions-container'];
+
+/**
+ * The snapshot of a build: buildid, baseURI, amis, images, oscontainer, ostree-commit, ostree-version, the cloud
+ * images azure and gcp, base-oscontainer and extensions-container (whichever it has).
+ */
 export function snapshotOf(meta: BuildMeta, buildDir: string): { [key: string]: Json } {
   const snap: Record<string, unknown> = { buildid: meta.buildid, baseURI: buildDir };
   if (meta.raw.amis !== undefined && meta.raw.amis !== null) {
     snap.amis = Object.fromEntries(Object.entries(meta.amis).map(([region, hvm]) => [region, { hvm }]));
   }
-  for (const key of ['images', 'oscontainer', 'ostree-commit', 'ostree-version'] as const) {
+  for (const key of COPIED) {
     const v = meta.raw[key];
     if (v !== undefined && v !== null) snap[key] = v;
   }

@@ -13,6 +13,39 @@ export const DEFAULT_ARCH = 'x86_64';
 export const PIN_VARS = ['RHCOS_BUILD_NAME', 'RHCOS_DEFAULT_CHANNEL', 'RHCOS_BASE_URL'] as const;
 export type PinVar = (typeof PIN_VARS)[number];
 
+/**
+ * An OS stream's name as `--os-stream` takes it (`rhel-10`, `centos-10`): lower-case letters and digits in
+ * dash-separated words, so that its variable prefix (below) names one stream only.
+ */
+export function validateOsStream(value: string, origin = '--os-stream'): string {
+  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(value)) {
+    throw new UsageError(
+      `${origin}: invalid OS stream name ${JSON.stringify(value)} (lower-case letters and digits in words joined by '-', e.g. rhel-10)`,
+    );
+  }
+  return value;
+}
+
+/**
+ * THE mapping of an OS stream to the prefix of its pin variables: the default stream (undefined) has
+ * `RHCOS_`; stream `rhel-10` has `RHCOS_RHEL_10_` (so `RHCOS_RHEL_10_BUILD_NAME`, …).
+ */
+export function pinVarPrefix(stream?: string): string {
+  return stream === undefined ? 'RHCOS_' : `RHCOS_${validateOsStream(stream).toUpperCase().replace(/-/g, '_')}_`;
+}
+
+/** The real variable names of the three pins for an OS stream, keyed by the default stream's names. */
+export type PinNames = Record<PinVar, string>;
+export function pinNames(stream?: string): PinNames {
+  const prefix = pinVarPrefix(stream);
+  const name = (v: PinVar) => `${prefix}${v.slice('RHCOS_'.length)}`;
+  return {
+    RHCOS_BUILD_NAME: name('RHCOS_BUILD_NAME'),
+    RHCOS_DEFAULT_CHANNEL: name('RHCOS_DEFAULT_CHANNEL'),
+    RHCOS_BASE_URL: name('RHCOS_BASE_URL'),
+  };
+}
+
 export type Source = 'flag' | 'env' | 'default';
 
 /** Where a release browser is and which build of it we mean. */
@@ -31,6 +64,8 @@ export interface SettingsFlags {
   channel?: string | undefined;
   build?: string | undefined;
   arch?: string | undefined;
+  /** --os-stream: read that stream's variables (`RHCOS_RHEL_10_BUILD_NAME`, …) instead of `RHCOS_*`. */
+  osStream?: string | undefined;
 }
 
 function pick(flag: string | undefined, envValue: string | undefined, dflt: string): [string, Source] {
@@ -39,17 +74,21 @@ function pick(flag: string | undefined, envValue: string | undefined, dflt: stri
   return [dflt, 'default'];
 }
 
-/** Flag beats env beats default; an empty env value counts as unset. Values are validated here. */
+/**
+ * Flag beats env beats default; an empty env value counts as unset. Values are validated here. With
+ * `flags.osStream` the environment variables are that stream's (`RHCOS_RHEL_10_BUILD_NAME`, …).
+ */
 export function resolveSettings(flags: SettingsFlags = {}, env: NodeJS.ProcessEnv = runEnv()): Settings {
-  const [baseUrl, baseSrc] = pick(flags.baseUrl, env.RHCOS_BASE_URL, DEFAULT_BASE_URL);
-  const [channel, chanSrc] = pick(flags.channel, env.RHCOS_DEFAULT_CHANNEL, DEFAULT_CHANNEL);
-  const [build, buildSrc] = pick(flags.build, env.RHCOS_BUILD_NAME, '');
+  const names = pinNames(flags.osStream);
+  const [baseUrl, baseSrc] = pick(flags.baseUrl, env[names.RHCOS_BASE_URL], DEFAULT_BASE_URL);
+  const [channel, chanSrc] = pick(flags.channel, env[names.RHCOS_DEFAULT_CHANNEL], DEFAULT_CHANNEL);
+  const [build, buildSrc] = pick(flags.build, env[names.RHCOS_BUILD_NAME], '');
   const [arch, archSrc] = pick(flags.arch, undefined, DEFAULT_ARCH);
   const origin = (src: Source, flag: string, envName: string) => (src === 'flag' ? flag : src === 'env' ? envName : 'default');
   return {
-    baseUrl: normalizeBaseUrl(baseUrl, origin(baseSrc, '--base-url', 'RHCOS_BASE_URL')),
-    channel: validateChannel(channel, origin(chanSrc, '--channel', 'RHCOS_DEFAULT_CHANNEL')),
-    build: validateBuildName(build, origin(buildSrc, '--build', 'RHCOS_BUILD_NAME')),
+    baseUrl: normalizeBaseUrl(baseUrl, origin(baseSrc, '--base-url', names.RHCOS_BASE_URL)),
+    channel: validateChannel(channel, origin(chanSrc, '--channel', names.RHCOS_DEFAULT_CHANNEL)),
+    build: validateBuildName(build, origin(buildSrc, '--build', names.RHCOS_BUILD_NAME)),
     arch: validateArch(arch),
     sources: { baseUrl: baseSrc, channel: chanSrc, build: buildSrc, arch: archSrc },
   };
@@ -120,29 +159,42 @@ const KNOWN_MISTAKES: Record<string, PinVar> = {
 
 export interface Misspelling {
   name: string;
-  suggestion: PinVar;
+  /** The real name: a default pin (`RHCOS_BUILD_NAME`) or a stream's (`RHCOS_RHEL_10_BUILD_NAME`). */
+  suggestion: string;
+}
+
+/**
+ * A name that looks meant for an OS stream's family (pinVarPrefix): `RHCOS_<letters>_<digits>_<rest>`, as
+ * `RHCOS_RHEL_10_…` and `RHCOS_CENTOS_10_…`. Its rest is judged as if it followed `RHCOS_`.
+ */
+const STREAM_LIKE = /^(RHCOS_[A-Z]+_\d+_)(.+)$/;
+
+/**
+ * The real pin an upper-case name is a known mistake for, or close to (edit distance ≤ 2). With a stream's
+ * `prefix` (`RHCOS_RHEL_10_`), the rest of the name is compared as if it followed `RHCOS_`, and the answer
+ * is that stream's variable.
+ */
+function closestPin(upper: string, prefix?: string): string | undefined {
+  const tail = prefix === undefined ? upper : `RHCOS_${upper.slice(prefix.length)}`;
+  const real = KNOWN_MISTAKES[tail] ?? PIN_VARS.find((r) => editDistance(tail, r) <= 2);
+  if (real === undefined) return undefined;
+  return prefix === undefined ? real : `${prefix}${real.slice('RHCOS_'.length)}`;
 }
 
 /**
  * Names that look like a misspelt or outdated pin: the known historical mistakes, and near misses
- * (edit distance ≤ 2, any case) of the three real names. The real names themselves never match.
+ * (edit distance ≤ 2, any case) of the three real names, also of an OS stream's family
+ * (`RHCOS_RHEL_10_BUILDNAME` → `RHCOS_RHEL_10_BUILD_NAME`). The real names, and every stream family's
+ * real names (`RHCOS_RHEL_10_BUILD_NAME`), never match.
  */
 export function findMisspeltPins(names: Iterable<string>): Misspelling[] {
   const found: Misspelling[] = [];
   for (const name of names) {
     if ((PIN_VARS as readonly string[]).includes(name)) continue;
     const upper = name.toUpperCase();
-    const known = KNOWN_MISTAKES[upper];
-    if (known) {
-      found.push({ name, suggestion: known });
-      continue;
-    }
-    for (const real of PIN_VARS) {
-      if (upper === real || editDistance(upper, real) <= 2) {
-        found.push({ name, suggestion: real });
-        break;
-      }
-    }
+    const stream = STREAM_LIKE.exec(upper);
+    const suggestion = (stream && closestPin(upper, stream[1])) ?? closestPin(upper);
+    if (suggestion !== undefined && suggestion !== name) found.push({ name, suggestion });
   }
   return found;
 }

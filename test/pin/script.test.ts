@@ -301,3 +301,38 @@ describe('reading pins', () => {
     });
   });
 });
+
+describe('a second OS stream: its own variables', () => {
+  it('reads and edits RHCOS_RHEL_10_* only, adding absent ones to the existing block in the form of the pins there', () => {
+    const before = [
+      '#!/bin/bash',
+      BLOCK_BEGIN,
+      "RHCOS_BUILD_NAME='9.8.20260428-0'",
+      "RHCOS_DEFAULT_CHANNEL='rhel-9.8/builds'",
+      BLOCK_END,
+      "RHCOS_RHEL_10_DEFAULT_CHANNEL='rhel-10.1/builds'",
+      '',
+    ].join('\n');
+    expect(readPins(parseScript(before), 'r.sh', 'rhel-10')).toEqual({ RHCOS_DEFAULT_CHANNEL: { value: 'rhel-10.1/builds', line: 6 } });
+    const v = { RHCOS_BUILD_NAME: '10.2.20260217-0', RHCOS_DEFAULT_CHANNEL: 'rhel-10.2/builds', RHCOS_BASE_URL: 'https://m.example/r' };
+    const e = editPins(before, v, 'r.sh', 'rhel-10');
+    expect(e.edited).toEqual(['RHCOS_RHEL_10_DEFAULT_CHANNEL']);
+    expect(e.added).toEqual(['RHCOS_RHEL_10_BUILD_NAME', 'RHCOS_RHEL_10_BASE_URL']);
+    expect(e.text).toBe(
+      [
+        '#!/bin/bash',
+        BLOCK_BEGIN,
+        "RHCOS_BUILD_NAME='9.8.20260428-0'",
+        "RHCOS_DEFAULT_CHANNEL='rhel-9.8/builds'",
+        "RHCOS_RHEL_10_BUILD_NAME='10.2.20260217-0'",
+        "RHCOS_RHEL_10_BASE_URL='https://m.example/r'",
+        BLOCK_END,
+        "RHCOS_RHEL_10_DEFAULT_CHANNEL='rhel-10.2/builds'",
+        '',
+      ].join('\n'),
+    );
+    expect(readPins(parseScript(e.text), 'r.sh')).toMatchObject({ RHCOS_BUILD_NAME: { value: '9.8.20260428-0' } });
+    expect(misspeltPins(parseScript(e.text))).toEqual([]);
+    expect(newScript(v, 'n.sh', 'rhel-10')).toContain('export RHCOS_RHEL_10_BUILD_NAME="${RHCOS_RHEL_10_BUILD_NAME:-10.2.20260217-0}"');
+  });
+});

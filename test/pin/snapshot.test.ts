@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMeta } from '../../src/rhcos/meta.js';
 import { describeChange, changedFields, snapshotOf, stableJson } from '../../src/pin/snapshot.js';
+import { rhel10Meta } from './setup.js';
 
 const META_2018 = {
   buildid: '47.246',
@@ -13,7 +14,7 @@ const META_2018 = {
     { name: 'us-west-2', hvm: 'ami-08d9467c4d49e0a07' },
   ],
   images: { qemu: { path: 'q.qcow2.gz', sha256: 'aa', size: '12' } },
-  oscontainer: { image: 'registry.example/rhcos/maipo', digest: 'sha256:84e3' },
+  oscontainer: { image: 'registry.example/rhcos/maipo', digest: 'sha256:84e3000000000000000000000000000000000000000000000000000000000000' },
 };
 
 describe('metadata snapshot', () => {
@@ -24,10 +25,20 @@ describe('metadata snapshot', () => {
       baseURI: 'https://r.example/maipo/47.246/',
       buildid: '47.246',
       images: { qemu: { path: 'q.qcow2.gz', sha256: 'aa', size: '12' } },
-      oscontainer: { digest: 'sha256:84e3', image: 'registry.example/rhcos/maipo' },
+      oscontainer: {
+        digest: 'sha256:84e3000000000000000000000000000000000000000000000000000000000000',
+        image: 'registry.example/rhcos/maipo',
+      },
       'ostree-commit': '944ff9bc87cd18d12366a944e11476f94edb1660102e1c1830744e13106fc72e',
       'ostree-version': '47.246',
     });
+  });
+
+  it('keeps the cloud images (azure, gcp) and the layered containers as meta.json has them', () => {
+    const doc = rhel10Meta('10.2.20260217-0', 'b');
+    const snap = snapshotOf(parseMeta(doc, 'u'), 'https://r/rhel-10.2/builds/10.2.20260217-0/x86_64/');
+    for (const key of ['azure', 'gcp', 'base-oscontainer', 'extensions-container'] as const) expect(snap[key], key).toEqual(doc[key]);
+    expect(Object.keys(snap)).not.toContain('oscontainer');
   });
 
   it('leaves out what the build does not have', () => {
@@ -49,14 +60,17 @@ describe('metadata snapshot', () => {
         { name: 'us-east-1', hvm: 'ami-new' },
         { name: 'eu-west-1', hvm: 'ami-eu' },
       ],
-      oscontainer: { image: 'registry.example/rhcos/maipo', digest: 'sha256:ffff' },
+      oscontainer: {
+        image: 'registry.example/rhcos/maipo',
+        digest: 'sha256:ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff',
+      },
     };
     const b = snapshotOf(parseMeta(changed, 'u'), 'https://r/');
     expect(changedFields(a, b).map(describeChange)).toEqual([
       'amis.eu-west-1: (absent) → {"hvm":"ami-eu"}',
       'amis.us-east-1.hvm: ami-009d544e10870b87b → ami-new',
       'amis.us-west-2: {"hvm":"ami-08d9467c4d49e0a07"} → (absent)',
-      'oscontainer.digest: sha256:84e3 → sha256:ffff',
+      'oscontainer.digest: sha256:84e3000000000000000000000000000000000000000000000000000000000000 → sha256:ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff',
     ]);
     expect(changedFields(a, JSON.parse(stableJson(a)))).toEqual([]);
   });

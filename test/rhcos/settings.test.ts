@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { DEFAULT_BASE_URL, findMisspeltPins, misspeltEnvWarnings, normalizeBaseUrl, resolveSettings } from '../../src/rhcos/settings.js';
+import {
+  DEFAULT_BASE_URL,
+  findMisspeltPins,
+  misspeltEnvWarnings,
+  normalizeBaseUrl,
+  pinNames,
+  pinVarPrefix,
+  resolveSettings,
+} from '../../src/rhcos/settings.js';
 
 describe('settings precedence', () => {
   it('uses the defaults when nothing is set', () => {
@@ -84,5 +92,61 @@ describe('misspelt pins', () => {
     expect(w[0]!.code).toBe('misspelt-pin');
     expect(w[0]!.message).toContain('RELEASE_BUILD_NAME');
     expect(w[0]!.message).toContain('RHCOS_BUILD_NAME');
+  });
+});
+
+describe('OS stream pin variables', () => {
+  it('one function maps a stream to its prefix: rhel-10 → RHCOS_RHEL_10_, the default stream → RHCOS_', () => {
+    expect(pinVarPrefix()).toBe('RHCOS_');
+    expect(pinVarPrefix('rhel-10')).toBe('RHCOS_RHEL_10_');
+    expect(pinVarPrefix('centos-10')).toBe('RHCOS_CENTOS_10_');
+    expect(pinNames('rhel-10')).toEqual({
+      RHCOS_BUILD_NAME: 'RHCOS_RHEL_10_BUILD_NAME',
+      RHCOS_DEFAULT_CHANNEL: 'RHCOS_RHEL_10_DEFAULT_CHANNEL',
+      RHCOS_BASE_URL: 'RHCOS_RHEL_10_BASE_URL',
+    });
+    for (const bad of ['RHEL-10', 'rhel_10', 'rhel 10', '', '-rhel', 'rhel--10', 'rhel-10.2']) {
+      expect(() => pinVarPrefix(bad), bad).toThrow(UsageError);
+    }
+  });
+
+  it("a stream's settings come from its own environment variables, never from RHCOS_*; flag beats env", () => {
+    const env = {
+      RHCOS_BUILD_NAME: '9.8.20260428-0',
+      RHCOS_DEFAULT_CHANNEL: 'rhel-9.8/builds',
+      RHCOS_RHEL_10_BUILD_NAME: '10.2.20260217-0',
+      RHCOS_RHEL_10_DEFAULT_CHANNEL: 'rhel-10.2/builds',
+      RHCOS_RHEL_10_BASE_URL: 'http://env.example/r',
+    };
+    const s = resolveSettings({ osStream: 'rhel-10' }, env);
+    expect(s).toMatchObject({ build: '10.2.20260217-0', channel: 'rhel-10.2/builds', baseUrl: 'http://env.example/r' });
+    expect(s.sources).toMatchObject({ build: 'env', channel: 'env', baseUrl: 'env' });
+    expect(resolveSettings({ osStream: 'rhel-10' }, { RHCOS_BUILD_NAME: '9.8.20260428-0' })).toMatchObject({ build: '', channel: 'maipo' });
+    expect(resolveSettings({ osStream: 'rhel-10', build: '10.2.20260212-0' }, env).build).toBe('10.2.20260212-0');
+    expect(resolveSettings({}, env)).toMatchObject({ build: '9.8.20260428-0', channel: 'rhel-9.8/builds' });
+    expect(() => resolveSettings({ osStream: 'rhel-10' }, { RHCOS_RHEL_10_BUILD_NAME: 'a b' })).toThrow(/RHCOS_RHEL_10_BUILD_NAME/);
+  });
+
+  it('the stream families are no misspelt pins; their near misses are', () => {
+    expect(
+      findMisspeltPins([
+        'RHCOS_RHEL_10_BUILD_NAME',
+        'RHCOS_RHEL_10_DEFAULT_CHANNEL',
+        'RHCOS_RHEL_10_BASE_URL',
+        'RHCOS_CENTOS_10_BUILD_NAME',
+      ]),
+    ).toEqual([]);
+    expect(
+      findMisspeltPins(['RHCOS_RHEL_10_BUILDNAME', 'RHCOS_RHEL_10_BASE_ULR', 'RHCOS_RHEL_10_CHANNEL', 'rhcos_rhel_10_build_name']),
+    ).toEqual([
+      { name: 'RHCOS_RHEL_10_BUILDNAME', suggestion: 'RHCOS_RHEL_10_BUILD_NAME' },
+      { name: 'RHCOS_RHEL_10_BASE_ULR', suggestion: 'RHCOS_RHEL_10_BASE_URL' },
+      { name: 'RHCOS_RHEL_10_CHANNEL', suggestion: 'RHCOS_RHEL_10_DEFAULT_CHANNEL' },
+      { name: 'rhcos_rhel_10_build_name', suggestion: 'RHCOS_RHEL_10_BUILD_NAME' },
+    ]);
+    const w = misspeltEnvWarnings({ RHCOS_RHEL_10_BUILD_NAME: '10.2.20260217-0', RHCOS_RHEL_10_BUILDNAME: '10.2.20260217-0' });
+    expect(w.map((x) => x.message)).toEqual([
+      'environment variable RHCOS_RHEL_10_BUILDNAME is set but is not read; did you mean RHCOS_RHEL_10_BUILD_NAME? (osimage reads RHCOS_RHEL_10_BUILD_NAME)',
+    ]);
   });
 });
