@@ -8,10 +8,20 @@ import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openImage } from '../../src/registry/open.js';
 import { resolveImage } from '../../src/registry/platform.js';
-import type { Descriptor, ImageSource } from '../../src/registry/types.js';
+import type { Descriptor } from '../../src/registry/types.js';
 import type { BuiltImage } from '../../src/release/build-layer.js';
 import { findFile, walkLayers, type WalkOptions } from '../../src/release/overlay.js';
-import { baseEntries, entry, image, layout, releaseEntries, tempDir, whiteout, type Temp } from '../helpers/oci-builder.js';
+import {
+  RecordingSource,
+  baseEntries,
+  entry,
+  image,
+  layout,
+  releaseEntries,
+  tempDir,
+  whiteout,
+  type Temp,
+} from '../helpers/oci-builder.js';
 
 let tmp: Temp;
 beforeAll(async () => {
@@ -21,28 +31,15 @@ afterAll(async () => {
   await tmp.cleanup();
 });
 
-/** A source that tracks the blob streams open at once (requested and not yet ended or destroyed). */
-class CountingSource implements ImageSource {
+/** A source that also tracks the blob streams open at once (requested and not yet ended or destroyed). */
+class CountingSource extends RecordingSource {
   open = 0;
   maxOpen = 0;
   readonly streams: Readable[] = [];
-  constructor(private readonly inner: ImageSource) {}
-  get name() {
-    return this.inner.name;
-  }
-  pullspecFor(digest: string) {
-    return this.inner.pullspecFor(digest);
-  }
-  manifest() {
-    return this.inner.manifest();
-  }
-  manifestByDigest(digest: string) {
-    return this.inner.manifestByDigest(digest);
-  }
-  async blob(desc: Descriptor): Promise<Readable> {
+  override async blob(desc: Descriptor): Promise<Readable> {
     this.open++;
     this.maxOpen = Math.max(this.maxOpen, this.open);
-    const s = await this.inner.blob(desc);
+    const s = await super.blob(desc);
     this.streams.push(s);
     let done = false;
     const end = () => {
@@ -52,9 +49,6 @@ class CountingSource implements ImageSource {
     s.once('end', end);
     s.once('close', end);
     return s;
-  }
-  close() {
-    return this.inner.close();
   }
 }
 
