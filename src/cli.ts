@@ -28,6 +28,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command:
     summary: 'test the newest RHCOS build with a command and pin it only if the test passes',
     load: () => import('./commands/promote.js'),
   },
+  cache: {
+    summary: 'the digest-keyed cache of release queries: info, prune, clear',
+    load: () => import('./commands/cache.js'),
+  },
   verify: {
     summary: "check that a release payload ships the pinned bootimage's OS image (bootimage/payload drift)",
     load: () => import('./commands/verify.js'),

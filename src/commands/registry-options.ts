@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { env } from '../context.js';
 import type { Warning } from '../errors.js';
 import type { SourceOptions } from '../registry/types.js';
 
@@ -8,6 +9,10 @@ export interface RegistryOptionValues {
   certificateAuthority?: string;
   skipVerification?: boolean;
   filterByOs?: string;
+  /** --cache-dir DIR */
+  cacheDir?: string;
+  /** false with --no-cache */
+  cache?: boolean;
 }
 
 /** The registry and image-selection flags oc's release commands take. */
@@ -17,7 +22,12 @@ export function addRegistryOptions(cmd: Command): Command {
     .option('--insecure', 'allow plain HTTP and unverified TLS for the registry')
     .option('--certificate-authority <file>', 'CA bundle to trust for the registry')
     .option('--skip-verification', 'warn instead of failing when content does not match its digest')
-    .option('--filter-by-os <regex>', 'pick this os/arch[/variant] from a manifest list (default linux/amd64)');
+    .option('--filter-by-os <regex>', 'pick this os/arch[/variant] from a manifest list (default linux/amd64)')
+    .option(
+      '--cache-dir <dir>',
+      'the digest-keyed cache folder (default $OSIMAGE_CACHE_DIR, else $XDG_CACHE_HOME/osimage or ~/.cache/osimage)',
+    )
+    .option('--no-cache', 'neither read nor write the cache');
 }
 
 /** Warnings that mean content did not match its digest or size (let through by --skip-verification). */
@@ -25,14 +35,20 @@ const VERIFICATION_FAILURES: ReadonlySet<Warning['code']> = new Set(['digest-mis
 
 /** SourceOptions from the flags; warnings and progress go to stderr. Commands use it through readImages (open-image.ts). */
 export async function sourceOptions(o: RegistryOptionValues, state: { verificationFailed: boolean }) {
-  const { warn } = await import('../output/terminal.js');
+  const { warn, info } = await import('../output/terminal.js');
   const { progressBar } = await import('../output/progress.js');
+  const { openCache } = await import('../cache/settings.js');
   const progress = progressBar();
+  // A cache that cannot be read or written changes nothing a script sees: a note only with OSIMAGE_DEBUG.
+  const cache = openCache(o, (message) => {
+    if (env().OSIMAGE_DEBUG) info(`debug: cache: ${message}`);
+  });
   const opts: SourceOptions = {
     ...(o.registryConfig !== undefined ? { registryConfig: o.registryConfig } : {}),
     ...(o.insecure ? { insecure: true } : {}),
     ...(o.certificateAuthority !== undefined ? { caFile: o.certificateAuthority } : {}),
     ...(o.skipVerification ? { skipVerification: true } : {}),
+    ...(cache ? { cache } : {}),
     onWarning: (w: Warning) => {
       progress.done();
       if (VERIFICATION_FAILURES.has(w.code)) state.verificationFailed = true;

@@ -32,6 +32,9 @@ import {
 } from './types.js';
 import { isDigest } from '../oci/digest.js';
 import { isValidSize, sha256Digest, verifyBytes, verifyingStream } from './digest.js';
+import { getByDigest, putByDigest } from '../cache/by-digest.js';
+import { tagKey } from '../cache/keys.js';
+import type { CacheStore } from '../cache/store.js';
 
 /** Manifests are small documents; a bigger one is refused (as containers/image does). */
 export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
@@ -96,6 +99,8 @@ export class RemoteImageSource implements ImageSource {
   readonly name: string;
   readonly reference: ImageReference;
   readonly transport: RegistryTransport;
+  /** Manifests by digest; off under --skip-verification (nothing unverified is stored, nothing stands in for a fetch). */
+  readonly cache: CacheStore | undefined;
   private readonly opts: RemoteOptions;
   private readonly policy: RetryPolicy;
 
@@ -105,6 +110,7 @@ export class RemoteImageSource implements ImageSource {
     this.transport = transport;
     this.opts = opts;
     this.policy = opts.retry ?? defaultRetryPolicy(opts.env);
+    this.cache = opts.skipVerification ? undefined : opts.cache;
   }
 
   pullspecFor(digest: string): string {
@@ -116,7 +122,56 @@ export class RemoteImageSource implements ImageSource {
   }
 
   manifest(): Promise<FetchedManifest> {
-    return this.fetchManifest(this.reference.identifier, this.reference.digest, this.name);
+    if (this.reference.digest) return this.fetchManifest(this.reference.digest, this.reference.digest, this.name);
+    return this.manifestByTag();
+  }
+
+  /**
+   * A tag read before (the cache has its last digest) is asked with HEAD: a digest the cache holds answers
+   * without a GET. A new tag, a registry without HEAD or Docker-Content-Digest, or a moved tag: GET.
+   */
+  private async manifestByTag(): Promise<FetchedManifest> {
+    const { registry, repository, identifier } = this.reference;
+    const hint = this.cache && tagKey(registry, repository, identifier);
+    const last = hint && (await this.cache!.get(hint))?.data.toString();
+    if (last) {
+      const digest = await this.headDigest();
+      const hit = digest && (await this.cachedManifest(digest, this.name));
+      if (hit) return hit;
+    }
+    const fetched = await this.fetchManifest(identifier, undefined, this.name);
+    if (hint && last !== fetched.digest) await this.cache!.put(hint, Buffer.from(fetched.digest));
+    return fetched;
+  }
+
+  /** The digest a HEAD of the reference's manifest gives, or undefined (any failure: the GET will tell). */
+  private async headDigest(): Promise<string | undefined> {
+    try {
+      const res = await this.transport.request(`/v2/${this.reference.repository}/manifests/${this.reference.identifier}`, {
+        method: 'HEAD',
+        headers: { accept: MANIFEST_ACCEPT },
+        scopes: this.scopes,
+        what: imageWhat(this.name),
+      });
+      await res.body.dump().catch(() => undefined);
+      const header = res.headers['docker-content-digest'];
+      const digest = Array.isArray(header) ? header[0] : header;
+      return digest && isDigest(digest) ? digest : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A manifest from the cache: its bytes hash to `digest` and parse as they did when fetched. */
+  private async cachedManifest(digest: string, display: string): Promise<FetchedManifest | undefined> {
+    const entry = await getByDigest(this.cache, 'manifests', digest);
+    if (!entry) return undefined;
+    try {
+      const { mediaType, parsed } = parseManifest(entry.data, entry.meta.mediaType ?? '', `manifest ${display}`);
+      return { digest, mediaType, bytes: entry.data, parsed };
+    } catch {
+      return undefined; // fetched again, and stored over
+    }
   }
 
   manifestByDigest(digest: string): Promise<FetchedManifest> {
@@ -125,6 +180,8 @@ export class RemoteImageSource implements ImageSource {
 
   private async fetchManifest(identifier: string, expected: string | undefined, display: string): Promise<FetchedManifest> {
     const what = `manifest ${display}`;
+    const hit = expected && (await this.cachedManifest(expected, display));
+    if (hit) return hit;
     for (let n = 0; ; n++) {
       let res: Response;
       try {
@@ -151,7 +208,10 @@ export class RemoteImageSource implements ImageSource {
       else if (claimed && isDigest(claimed)) verifyBytes(bytes, claimed, verify);
       const contentType = mediaTypeOf(res.headers['content-type']);
       const { mediaType, parsed } = parseManifest(bytes, contentType, what);
-      return { digest: expected ?? sha256Digest(bytes), mediaType, bytes, parsed };
+      const digest = expected ?? sha256Digest(bytes);
+      // Verified above (or hashed here): the bytes are what the digest names.
+      await putByDigest(this.cache, 'manifests', digest, bytes, { mediaType });
+      return { digest, mediaType, bytes, parsed };
     }
   }
 

@@ -3,6 +3,7 @@
  * (release reader, release new, verify). One noun: an ImageSource.
  */
 import type { Readable } from 'node:stream';
+import type { CacheStore } from '../cache/store.js';
 import type { OnWarning } from '../errors.js';
 
 export const MEDIA_TYPES = {
@@ -86,6 +87,8 @@ export interface SourceOptions {
   onWarning?: OnWarning;
   /** Progress of blob downloads (bytes so far, total), for a TTY progress bar. */
   onProgress?: (digest: string, done: number, total: number) => void;
+  /** The digest-keyed cache (src/cache), for sources that use one (the registry); ignored with skipVerification. */
+  cache?: CacheStore;
 }
 
 /** Where images come from: a registry, an OCI image layout folder, or an OCI archive. */
@@ -105,4 +108,6 @@ export interface ImageSource {
   blob(desc: Descriptor): Promise<Readable>;
   /** Release connections and temporary files. */
   close(): Promise<void>;
+  /** Where verified content by digest may be kept and found again (undefined: not cached). */
+  readonly cache?: CacheStore | undefined;
 }

@@ -6,8 +6,10 @@ import { posix } from 'node:path';
 import { OsimageError } from '../errors.js';
 import { checkImageConfig } from '../registry/documents.js';
 import { resolveImage } from '../registry/platform.js';
-import type { Descriptor, ImageConfig, ImageSource } from '../registry/types.js';
+import type { Descriptor, ImageConfig, ImageManifest, ImageSource } from '../registry/types.js';
 import { walkLayers, type UnsafeEntry } from './overlay.js';
+import { cachedFolderRead, type FolderRead } from './info-cache.js';
+import { getByDigest, putByDigest } from '../cache/by-digest.js';
 import { IMAGE_REFERENCES, parseImageReferences, type ImageStream } from '../oci/image-stream.js';
 import { componentVersions, parseReleaseMetadata, type CincinnatiMetadata, type ComponentVersion } from './references.js';
 
@@ -67,25 +69,13 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
     config = await readImageConfig(source, manifest.config);
   }
 
-  let rawRefs: Buffer | undefined;
-  let rawMeta: Buffer | undefined;
-  const manifests: string[] = [];
-  const metadataFiles: string[] = [];
-  const walk = await walkLayers(source, manifest, {
-    folder: RELEASE_FOLDER,
-    // Only these two files' bytes are kept; the others are listed by name, so a large payload costs no memory.
-    wantData: (path) => path === IMAGE_REFERENCES || path === RELEASE_METADATA,
-    ...(opts.referencesOnly ? { only: [IMAGE_REFERENCES] } : {}),
-    ...(opts.onLayer ? { onLayer: opts.onLayer } : {}),
-    ...(opts.onUnsafe ? { onUnsafe: opts.onUnsafe } : {}),
-    onFile: (f) => {
-      if (f.type !== 'file') return;
-      if (f.path === IMAGE_REFERENCES) rawRefs = f.data;
-      else if (f.path === RELEASE_METADATA) rawMeta = f.data;
-      else if (MANIFEST_EXT.has(posix.extname(f.path))) manifests.push(f.path);
-      else metadataFiles.push(f.path);
-    },
-  });
+  const folder = await cachedFolderRead(
+    source.cache,
+    { folder: RELEASE_FOLDER, layers: manifest.layers.map((l) => l.digest), query: opts.referencesOnly ? 'references' : 'full' },
+    () => readFolder(source, manifest, opts),
+  );
+  if (source.cache) for (const u of folder.unsafe) opts.onUnsafe?.(u);
+  const { imageReferences: rawRefs, releaseMetadata: rawMeta, manifests, metadataFiles } = folder;
 
   const errors: string[] = [];
   let references: ImageStream | undefined;
@@ -130,9 +120,35 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
     streamVersions: cv.streams,
     warnings: cv.warnings.map((w) => w.message).sort(),
     complete: !opts.referencesOnly,
-    layersRead: walk.layersRead,
+    layersRead: folder.layersRead,
     layerCount: manifest.layers.length,
   };
+}
+
+/** image-references and release-metadata's bytes and the other files' names, from the layers top down. */
+async function readFolder(source: ImageSource, manifest: ImageManifest, opts: LoadOptions): Promise<FolderRead> {
+  const read: FolderRead = { manifests: [], metadataFiles: [], unsafe: [], layersRead: [] };
+  const walk = await walkLayers(source, manifest, {
+    folder: RELEASE_FOLDER,
+    // Only these two files' bytes are kept; the others are listed by name, so a large payload costs no memory.
+    wantData: (path) => path === IMAGE_REFERENCES || path === RELEASE_METADATA,
+    ...(opts.referencesOnly ? { only: [IMAGE_REFERENCES] } : {}),
+    ...(opts.onLayer ? { onLayer: opts.onLayer } : {}),
+    onUnsafe: (entry) => {
+      read.unsafe.push(entry);
+      // From the cache, the command is told after the read (loadReleaseInfo); without one, as it happens.
+      if (!source.cache) opts.onUnsafe?.(entry);
+    },
+    onFile: (f) => {
+      if (f.type !== 'file') return;
+      if (f.path === IMAGE_REFERENCES) read.imageReferences = f.data;
+      else if (f.path === RELEASE_METADATA) read.releaseMetadata = f.data;
+      else if (MANIFEST_EXT.has(posix.extname(f.path))) read.manifests.push(f.path);
+      else read.metadataFiles.push(f.path);
+    },
+  });
+  read.layersRead = walk.layersRead;
+  return read;
 }
 
 const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
@@ -149,9 +165,11 @@ export async function readImageConfig(source: ImageSource, desc: Descriptor): Pr
   return checkImageConfig(doc, `the image configuration of ${source.name}`);
 }
 
-/** The config blob's bytes, verified by the transport's blob stream. */
+/** The config blob's bytes, verified by the transport's blob stream (or found in the cache by its digest). */
 async function readConfig(source: ImageSource, desc: Descriptor): Promise<Buffer> {
   if (desc.size > MAX_CONFIG_BYTES) throw new OsimageError(`the image configuration of ${source.name} is too large (${desc.size} bytes)`);
+  const cached = await getByDigest(source.cache, 'configs', desc.digest);
+  if (cached) return cached.data;
   const stream = await source.blob(desc);
   const chunks: Buffer[] = [];
   let size = 0;
@@ -163,7 +181,9 @@ async function readConfig(source: ImageSource, desc: Descriptor): Promise<Buffer
       throw new OsimageError(`the image configuration of ${source.name} is too large`);
     }
   }
-  return Buffer.concat(chunks);
+  const bytes = Buffer.concat(chunks);
+  await putByDigest(source.cache, 'configs', desc.digest, bytes);
+  return bytes;
 }
 
 /** `Created:` as oc prints it: UTC, RFC 3339, whole seconds; Go's zero time when absent. */

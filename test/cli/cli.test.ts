@@ -43,6 +43,10 @@ describe('osimage (top level)', () => {
     'release info',
     'release extract',
     'release new',
+    'cache',
+    'cache info',
+    'cache prune',
+    'cache clear',
   ])('%s --help has examples', async (cmd) => {
     const r = await osimage([...cmd.split(' '), '--help']);
     expect(r.exitCode).toBe(0);

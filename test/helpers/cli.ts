@@ -21,15 +21,16 @@ export interface RunOptions {
 
 /**
  * The environment a test run sees: the host's, cleaned of RHCOS_* pins and look-alikes and of registry
- * credentials (and what `drop` matches) so the host cannot leak into a test, no colour, two HTTP retries;
- * then what the test wants.
+ * credentials (and what `drop` matches) so the host cannot leak into a test, no colour, two HTTP retries,
+ * no cache (OSIMAGE_NO_CACHE); then what the test wants.
  */
 export function testEnv(extra: Record<string, string | undefined> = {}, drop?: RegExp): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const k of Object.keys(process.env)) {
     if (!/RHCOS|BUILD_NAME|REGISTRY_AUTH_FILE|DOCKER_CONFIG/i.test(k) && !drop?.test(k)) env[k] = process.env[k];
   }
-  Object.assign(env, { NO_COLOR: '1', OSIMAGE_HTTP_RETRIES: '2' }, extra);
+  // No cache unless a test asks for one (with its own OSIMAGE_CACHE_DIR): runs stay independent, ~/.cache untouched.
+  Object.assign(env, { NO_COLOR: '1', OSIMAGE_HTTP_RETRIES: '2', OSIMAGE_NO_CACHE: '1' }, extra);
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
   return env;
 }

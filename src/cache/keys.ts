@@ -1,0 +1,41 @@
+/**
+ * The names of the cache's entries. Everything cached is immutable by digest: a manifest or an image config
+ * under its own digest, and what a release query read from release-manifests/ under the digests of the layers
+ * it came from. The one exception is a tag's last digest, which is only a hint (it decides whether a HEAD
+ * request can answer a repeat by tag) and never used as content.
+ */
+import { createHash } from 'node:crypto';
+import { isDigest } from '../oci/digest.js';
+
+/** A cache entry: a folder per kind and a file name made of `[a-z0-9-]` only. */
+export interface CacheKey {
+  kind: 'manifests' | 'configs' | 'release' | 'tags';
+  name: string;
+}
+
+const hex = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** `sha256:abc…` → `sha256-abc…`; anything that is not a digest has no key. */
+function digestName(digest: string): string | undefined {
+  return isDigest(digest) ? digest.toLowerCase().replace(':', '-') : undefined;
+}
+
+/** Content by its own digest: a manifest (image, index or list) or an image config blob. */
+export function digestKey(kind: 'manifests' | 'configs', digest: string): CacheKey | undefined {
+  const name = digestName(digest);
+  return name ? { kind, name } : undefined;
+}
+
+/**
+ * What a walk of `folder` read from the layers `layers` (bottom first, as in the manifest): the file index and
+ * the small files kept. `query` names what was asked (the whole folder, or only image-references), since a walk
+ * that stops early reads less.
+ */
+export function releaseFilesKey(folder: string, layers: readonly string[], query: 'full' | 'references'): CacheKey {
+  return { kind: 'release', name: `${query}-${hex(`${folder}\n${layers.join('\n')}`)}` };
+}
+
+/** The digest a tag named when it was last read: a hint only (see the module note). */
+export function tagKey(registry: string, repository: string, tag: string): CacheKey {
+  return { kind: 'tags', name: hex(`${registry}/${repository}:${tag}`) };
+}

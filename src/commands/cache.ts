@@ -1,0 +1,80 @@
+import { Command } from 'commander';
+import type { CacheStore } from '../cache/store.js';
+import { examples } from './options.js';
+
+interface CacheOptions {
+  cacheDir?: string;
+  maxSize?: string;
+}
+
+const DIR_HELP = 'the cache folder (default $OSIMAGE_CACHE_DIR, else $XDG_CACHE_HOME/osimage or ~/.cache/osimage)';
+
+/** `1.5 MiB (1572864 bytes)` */
+function size(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let n = bytes;
+  let u = 0;
+  while (n >= 1024 && u < units.length - 1) {
+    n /= 1024;
+    u++;
+  }
+  return u === 0 ? `${bytes} bytes` : `${n.toFixed(1)} ${units[u]} (${bytes} bytes)`;
+}
+
+async function store(o: CacheOptions): Promise<CacheStore> {
+  const { cacheDir, cacheMaxBytes } = await import('../cache/settings.js');
+  const { CacheStore } = await import('../cache/store.js');
+  return new CacheStore(cacheDir(o.cacheDir), { maxBytes: cacheMaxBytes(o.maxSize) });
+}
+
+/** A subcommand over the cache folder: its store is opened from --cache-dir (and --max-size), the answer goes to stdout. */
+function subcommand(name: string, description: string, lines: string[], run: (s: CacheStore) => Promise<string>): Command {
+  return new Command(name)
+    .description(description)
+    .option('--cache-dir <dir>', DIR_HELP)
+    .addHelpText('after', examples(lines))
+    .action(async (o: CacheOptions) => {
+      const { out } = await import('../output/terminal.js');
+      out(await run(await store(o)));
+    });
+}
+
+export function command(): Command {
+  const prune = subcommand(
+    'prune',
+    'drop the least recently used entries until the cache fits its bound',
+    ['osimage cache prune', 'osimage cache prune --max-size 0'],
+    async (s) => {
+      const r = await s.prune();
+      return `Removed ${r.removed} entries; ${r.entries} entries, ${size(r.bytes)}, left in ${r.dir}`;
+    },
+  ).option('--max-size <size>', 'the bound: bytes, or a number with K, M, G (default $OSIMAGE_CACHE_MAX_SIZE, else 512M)');
+  return new Command('cache')
+    .description(
+      'The digest-keyed cache of what release queries read (manifests, image configs, the release-manifests index and small files).',
+    )
+    .addHelpText('after', examples(['osimage cache info', 'osimage cache prune --max-size 100M', 'osimage cache clear']))
+    .addCommand(
+      subcommand(
+        'info',
+        'print the cache folder, its entry count and size',
+        ['osimage cache info', 'osimage cache info --cache-dir /var/tmp/osimage-cache'],
+        async (s) => {
+          const i = await s.info();
+          return `Folder:   ${i.dir}\nEntries:  ${i.entries}\nSize:     ${size(i.bytes)}\nMax size: ${size(s.maxBytes)}`;
+        },
+      ),
+    )
+    .addCommand(prune)
+    .addCommand(
+      subcommand(
+        'clear',
+        'remove every entry',
+        ['osimage cache clear', 'OSIMAGE_CACHE_DIR=/var/tmp/osimage-cache osimage cache clear'],
+        async (s) => {
+          await s.clear();
+          return `Cleared ${s.dir}`;
+        },
+      ),
+    );
+}
