@@ -19,6 +19,14 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command:
     summary: 'resolve an RHCOS build and print its images (AMIs, QEMU, OS container)',
     load: () => import('./commands/resolve.js'),
   },
+  packages: {
+    summary: "list a build's packages (rpms and extensions), or one package's history across a channel's builds",
+    load: () => import('./commands/packages.js'),
+  },
+  diff: {
+    summary: 'compare the packages of two RHCOS builds or of the builds two releases ship',
+    load: () => import('./commands/diff.js'),
+  },
   release: { summary: 'read release payload images: info, extract', load: () => import('./commands/release.js') },
   pin: {
     summary: 'pin an RHCOS build in a release script (and metadata snapshot); --check verifies pins',

@@ -4,12 +4,13 @@ import { env } from '../context.js';
 import { info, warn } from '../output/terminal.js';
 
 /** The release-browser settings every such command takes: flag beats env beats default. */
-export function addSettingsOptions(cmd: Command): Command {
-  return cmd
+export function addSettingsOptions(cmd: Command, which: { build?: boolean } = {}): Command {
+  cmd
     .option('--base-url <url>', 'release browser base URL, or a folder on disk (env RHCOS_BASE_URL)')
-    .option('--channel <channel>', 'channel or stream, e.g. maipo, rhcos-4.12, 4.16-9.4/builds (env RHCOS_DEFAULT_CHANNEL; default maipo)')
-    .option('--build <name>', 'build name; empty means the newest build (env RHCOS_BUILD_NAME)')
-    .option('--arch <arch>', 'architecture (default x86_64)');
+    .option('--channel <channel>', 'channel or stream, e.g. maipo, rhcos-4.12, 4.16-9.4/builds (env RHCOS_DEFAULT_CHANNEL; default maipo)');
+  // Commands that name their builds otherwise (diff FROM TO) take no --build.
+  if (which.build !== false) cmd.option('--build <name>', 'build name; empty means the newest build (env RHCOS_BUILD_NAME)');
+  return cmd.option('--arch <arch>', 'architecture (default x86_64)');
 }
 
 export interface SettingsOptionValues {
