@@ -5,31 +5,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { openImage } from '../../src/registry/open.js';
 import { resolveImage } from '../../src/registry/platform.js';
 import type { Descriptor } from '../../src/registry/types.js';
 import type { BuiltImage } from '../../src/release/build-layer.js';
 import { findFile, walkLayers, type WalkOptions } from '../../src/release/overlay.js';
-import {
-  RecordingSource,
-  baseEntries,
-  entry,
-  image,
-  layout,
-  releaseEntries,
-  tempDir,
-  whiteout,
-  type Temp,
-} from '../helpers/oci-builder.js';
+import { RecordingSource, baseEntries, entry, image, layout, releaseEntries, tempLayouts, whiteout } from '../helpers/oci-builder.js';
 
-let tmp: Temp;
-beforeAll(async () => {
-  tmp = await tempDir('osimage-prefetch-');
-});
-afterAll(async () => {
-  await tmp.cleanup();
-});
+const layouts = tempLayouts('osimage-prefetch-');
 
 /** A source that also tracks the blob streams open at once (requested and not yet ended or destroyed). */
 class CountingSource extends RecordingSource {
@@ -54,7 +38,7 @@ class CountingSource extends RecordingSource {
 
 let n = 0;
 async function open(img: BuiltImage): Promise<CountingSource> {
-  return new CountingSource(await openImage(await layout(tmp.dir, `p${n++}`, [entry(img)])));
+  return new CountingSource(await openImage(await layout(layouts.dir, `p${n++}`, [entry(img)])));
 }
 
 /** Layers of incompressible data (so each is ~`kib` KiB gzip), unrelated to release-manifests/. */
