@@ -4,6 +4,7 @@
  * real distribution registry and as an oci-archive; each verdict; the file read only from the layers verify
  * reads for image-references.
  */
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bootimagesEntry, bootimagesYaml, sampleStream } from '../helpers/bootimages.js';
@@ -161,5 +162,21 @@ describe('verify: the payload bootimage stream', () => {
     const r = await verifyJson(refs.split!, BASE9);
     expect(r.exitCode).toBe(0);
     expect(r.json.bootimages).toMatchObject({ verdict: 'absent' });
+  });
+
+  test('with the cache: the file is kept beside image-references, so a second run says the same', async () => {
+    const env = { OSIMAGE_NO_CACHE: undefined, OSIMAGE_CACHE_DIR: join(tmp.dir, 'cache') };
+    // image-references alone (release info --image-for) is another entry, without the file.
+    const info = await osimage(['release', 'info', '--insecure', '--image-for', 'rhel-coreos', refs.old!], { env });
+    expect(info.exitCode).toBe(0);
+    for (let run = 0; run < 2; run++) {
+      const r = await osimage(
+        ['verify', '--insecure', '--base-url', browser.url, '--channel', CHANNEL, '--build', BASE9, '--release', refs.old!, '-o', 'json'],
+        { env },
+      );
+      expect(r.exitCode).toBe(1);
+      expect(JSON.parse(r.stdout).bootimages).toEqual({ verdict: 'differs', streamBuild: BASE9_OLD, pinnedBuild: BASE9, arch: 'x86_64' });
+    }
+    expect((await readdir(join(tmp.dir, 'cache'), { recursive: true })).length).toBeGreaterThan(0);
   });
 });
