@@ -34,7 +34,7 @@ describe('formatStream: as the installer keeps stream files', () => {
 });
 
 describe('updateTarget: a stream file rewritten as plume cosa2stream --target does', () => {
-  const file = (name: string, arches: Record<string, unknown>, lm = 'old') =>
+  const file = (name: string, arches: Record<string, unknown>, lm = '2024-01-01T00:00:00Z') =>
     formatStream({
       stream: name,
       metadata: { 'last-modified': lm, generator: 'plume cosa2stream 1' },
@@ -53,7 +53,11 @@ describe('updateTarget: a stream file rewritten as plume cosa2stream --target do
     expect(u).toMatchObject({ changed: ['x86_64'], kept: ['s390x'], name: 'rhcos-4.16' });
     const after = JSON.parse(u.text!) as StreamJson;
     expect(after.stream).toBe('rhcos-4.16');
-    expect(after.metadata).toEqual({ 'last-modified': 'new', generator: 'osimage 0' });
+    expect(after.metadata).toEqual({ 'last-modified': '2024-02-01T00:00:00Z', generator: 'osimage 0' });
+    // A run on an older build never moves last-modified back.
+    const newer = file('rhcos-4.16', { x86_64: arch('1') }, '2025-01-01T00:00:00Z');
+    const back = JSON.parse(updateTarget(newer, 'f.json', gen({ x86_64: arch('3') })).text!) as StreamJson;
+    expect(back.metadata['last-modified']).toBe('2025-01-01T00:00:00Z');
     expect(after.architectures.s390x).toEqual(arch('1'));
     expect(after.architectures.x86_64!.artifacts.qemu!.release).toBe('2');
   });
