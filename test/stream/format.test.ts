@@ -43,7 +43,7 @@ describe('updateTarget: a stream file rewritten as plume cosa2stream --target do
   const gen = (arches: Record<string, unknown>) =>
     ({
       stream: 'rhcos-4.16-9.4',
-      metadata: { 'last-modified': 'new', generator: 'osimage 0' },
+      metadata: { 'last-modified': '2024-02-01T00:00:00Z', generator: 'osimage 0' },
       architectures: arches,
     }) as unknown as StreamJson;
 
