@@ -159,6 +159,9 @@ describe('osimage stream --check --target', () => {
       expect(ok.stdout).toMatch(
         /^ok: .*rhcos.json: 4 arches, \d+ artifacts: every build is still in its builds.json and every sha256 matches its meta.json$/,
       );
+      // RHCOS_BASE_URL set to the browser the file was written from: locations under it are read as they are.
+      const env = await osimage(['stream', '--check', '--target', target], { env: { RHCOS_BASE_URL: local.url } });
+      expect(env.stdout).toMatch(/^ok: /);
 
       // A rebuilt image (new sha256) and an arch whose build is gone from builds.json.
       const metaPath = join(browser, `4.16-9.4/builds/${B16}/x86_64/meta.json`);
