@@ -2,7 +2,7 @@
 # The main job on the built-in sample, offline (`npm start`): the whole pipeline on the sample release browser
 # (hack/sample/releases) and the sample payload folder (hack/sample/payload):
 #   resolve -> pin -> payload write -> release new -> release info -> verify
-# then the other tools on the same material. Nothing outside a temp folder is changed.
+# then the other tools on the same material (promote, and a package diff of two builds). Nothing outside a temp folder is changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export RHCOS_BASE_URL="${RHCOS_BASE_URL:-file://$PWD/hack/sample/releases}"
@@ -81,5 +81,9 @@ osimage stream --channel 4.16-9.4/builds | node -e 'const s = JSON.parse(require
 osimage stream --channel 4.16-9.4/builds --target "$work/coreos-rhel-9.json"
 osimage stream --channel 4.16-9.4/builds --target "$work/coreos-rhel-9.json"   # a rerun leaves it alone
 osimage stream --check --target "$work/coreos-rhel-9.json" --channel 4.16-9.4/builds
+
+step "diff + packages: what changed in the OS between two sample builds (rpm version order, extensions included)"
+osimage diff --channel 4.18-9.4/builds 418.94.202604221012-0 418.94.202605101521-0
+osimage packages --channel 4.18-9.4/builds --package 'kernel*' --package podman
 
 step "done: every step ran offline on the sample"

@@ -4,13 +4,14 @@ import { env } from '../context.js';
 import { info, warn } from '../output/terminal.js';
 
 /** The release-browser settings every such command takes: flag beats env beats default. */
-export function addSettingsOptions(cmd: Command, opts: { arch?: boolean } = {}): Command {
+export function addSettingsOptions(cmd: Command, which: { build?: boolean; arch?: boolean } = {}): Command {
   cmd
     .option('--base-url <url>', 'release browser base URL, or a folder on disk (env RHCOS_BASE_URL)')
-    .option('--channel <channel>', 'channel or stream, e.g. maipo, rhcos-4.12, 4.16-9.4/builds (env RHCOS_DEFAULT_CHANNEL; default maipo)')
-    .option('--build <name>', 'build name; empty means the newest build (env RHCOS_BUILD_NAME)');
+    .option('--channel <channel>', 'channel or stream, e.g. maipo, rhcos-4.12, 4.16-9.4/builds (env RHCOS_DEFAULT_CHANNEL; default maipo)');
+  // Commands that name their builds otherwise (diff FROM TO) take no --build.
+  if (which.build !== false) cmd.option('--build <name>', 'build name; empty means the newest build (env RHCOS_BUILD_NAME)');
   // `osimage stream` takes --arch repeatedly (A or A=CHANNEL) and declares its own.
-  return opts.arch === false ? cmd : cmd.option('--arch <arch>', 'architecture (default x86_64)');
+  return which.arch === false ? cmd : cmd.option('--arch <arch>', 'architecture (default x86_64)');
 }
 
 export interface SettingsOptionValues {

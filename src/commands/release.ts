@@ -2,11 +2,12 @@ import { Command, Option } from 'commander';
 import { OsimageError, UsageError } from '../errors.js';
 import { checkConflicts, type FlagRule } from './conflicts.js';
 import { readImages } from './open-image.js';
-import { examples, outputOption } from './options.js';
+import { addSettingsOptions, examples, outputOption, type SettingsOptionValues } from './options.js';
 import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
 import { newCommand } from './release-new.js';
 
-interface InfoOptions extends RegistryOptionValues {
+interface InfoOptions extends RegistryOptionValues, SettingsOptionValues {
+  packages?: boolean;
   imageFor?: string;
   pullspecs?: boolean;
   commits?: boolean;
@@ -39,12 +40,15 @@ const CHANGES_FROM_CONFLICTS: FlagRule[] = [
   },
 ];
 
+/** The release-browser flags apply only to --changes-from (its RHCOS packages section). */
+const CHANGES_FROM_ONLY = ['packages', 'baseUrl', 'channel', 'arch'] as const;
+
 const EXTRACT_CONFLICTS: FlagRule[] = [{ rule: 'at-most-one', flags: ['to', 'file'], message: 'only one of --to and --file may be set' }];
 
 const REFERENCE_HELP = 'IMAGE is a registry reference (quay.io/ns/release:tag or @sha256:…), oci:DIR[:TAG] or oci-archive:FILE[:TAG].';
 
 function infoCommand(): Command {
-  return addRegistryOptions(new Command('info'))
+  return addSettingsOptions(addRegistryOptions(new Command('info')), { build: false })
     .description(`Show what a release image holds: name, digest, metadata, component versions and images.\n${REFERENCE_HELP}`)
     .argument('<image>', 'the release image')
     .option('--image-for <tag>', 'print the pull spec of this component image only')
@@ -52,6 +56,10 @@ function infoCommand(): Command {
     .option('--commits', 'show the source repository and commit of each image')
     .option('--commit-urls', 'show a link to the source commit of each image')
     .option('--changes-from <old>', 'show what changed from release OLD to IMAGE: machine-os, component versions, images (text or -o json)')
+    .option(
+      '--packages',
+      'with --changes-from: list every RHCOS package change, not only the notable ones (needs the release browser: --base-url)',
+    )
     .addOption(
       new Option('-o, --output <format>', 'output format: json, name, pullspec, digest').choices(['json', 'name', 'pullspec', 'digest']),
     )
@@ -64,10 +72,16 @@ function infoCommand(): Command {
         'osimage release info -a ~/pull-secret.json REGISTRY/ocp/release@sha256:… -o json',
         'osimage release info --filter-by-os linux/arm64 quay.io/openshift-release-dev/ocp-release:4.16.0-multi',
         'osimage release info --changes-from quay.io/openshift-release-dev/ocp-release:4.13.0-x86_64 quay.io/openshift-release-dev/ocp-release:4.13.1-x86_64',
+        'osimage release info --changes-from OLD NEW --base-url https://RELEASE-BROWSER/storage/prod/streams --channel 4.18-9.4/builds --packages',
       ]),
     )
     .action(async (image: string, o: InfoOptions) => {
       if (o.changesFrom !== undefined) return changesFrom(o.changesFrom, image, o);
+      const misplaced = CHANGES_FROM_ONLY.filter((k) => o[k] !== undefined);
+      if (misplaced.length > 0) {
+        const { flagName } = await import('./conflicts.js');
+        throw new UsageError(`${misplaced.map(flagName).join(', ')} only apply with --changes-from (its RHCOS packages section)`);
+      }
       checkConflicts(o, INFO_CONFLICTS);
       const { loadReleaseInfo } = await import('../release/info.js');
       const view = await import('../output/release-view.js');
@@ -96,25 +110,46 @@ function infoCommand(): Command {
     });
 }
 
-/** `--changes-from OLD NEW`: a diff of two releases. Only the text view and -o json apply to it. */
+/**
+ * `--changes-from OLD NEW`: a diff of two releases. Only the text view and -o json apply to it. With a release
+ * browser (--base-url or RHCOS_BASE_URL), an "RHCOS packages" section too: the package diff of the two
+ * releases' machine-os builds; when it cannot be had, one `info:` line says why and the exit code is unchanged.
+ * Without one it is skipped silently (the historical default host no longer answers: never wait on it).
+ */
 async function changesFrom(oldImage: string, newImage: string, o: InfoOptions): Promise<void> {
   checkConflicts(o, CHANGES_FROM_CONFLICTS);
   if (oldImage === '') throw new UsageError('--changes-from: the image is empty');
   const { loadReleaseInfo } = await import('../release/info.js');
   const { diffReleases } = await import('../release/diff.js');
   const view = await import('../output/release-diff-view.js');
-  const { out } = await import('../output/terminal.js');
-  const diff = await readImages(o, async (open) => {
+  const { out, info } = await import('../output/terminal.js');
+  const { env } = await import('../context.js');
+  const wantPackages = o.baseUrl !== undefined || (env().RHCOS_BASE_URL ?? '') !== '';
+  const settings = wantPackages ? (await import('./options.js')).settingsFrom(o) : undefined;
+  const { diff, packages } = await readImages(o, async (open, opts) => {
     const oldInfo = await loadReleaseInfo(oldImage, await open(oldImage), filterOf(o));
     const newInfo = await loadReleaseInfo(newImage, await open(newImage), filterOf(o));
-    return diffReleases(oldInfo, newInfo);
+    const diff = diffReleases(oldInfo, newInfo);
+    if (!settings) return { diff, packages: undefined };
+    const { releasePackageChanges } = await import('../packages/release-packages.js');
+    return { diff, packages: await releasePackageChanges(oldInfo, newInfo, settings, opts, o.filterByOs) };
   });
+  if (packages && 'skipped' in packages) info(`info: RHCOS packages not shown: ${packages.skipped}`);
+  const pkgView = packages ? await import('../output/package-diff-view.js') : undefined;
   if (o.output === 'json') {
     const { json } = await import('../output/format.js');
-    out(json(view.releaseDiffJson(diff)));
+    const extra = !packages
+      ? {}
+      : { rhcosPackages: 'report' in packages ? pkgView!.buildDiffJson(packages.report) : { skipped: packages.skipped } };
+    out(json({ ...view.releaseDiffJson(diff), ...extra }));
     return;
   }
-  out(view.renderDiff(diff));
+  const { isNotable } = await import('../packages/notable.js');
+  const section =
+    packages && 'report' in packages
+      ? pkgView!.renderPackagesSection(packages.report, { full: o.packages === true, notable: isNotable })
+      : '';
+  out(view.renderDiff(diff) + section);
 }
 
 function extractCommand(): Command {

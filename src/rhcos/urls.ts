@@ -13,3 +13,8 @@ export function buildDirUrl(baseUrl: string, channel: string, build: string, lay
 export function metaJsonUrl(buildDir: string): string {
   return `${buildDir}meta.json`;
 }
+
+/** commitmeta.json beside meta.json: the OSTree commit's metadata, with the package list (`rpmostree.rpmdb.pkglist`). */
+export function commitMetaJsonUrl(buildDir: string): string {
+  return `${buildDir}commitmeta.json`;
+}
