@@ -76,6 +76,12 @@ osimage release new --from-dir "$lay" --name 4.21.0 --to-file "$work/layered.tar
   "rhel-coreos=$os9" "rhel-coreos-extensions=$ext9" "rhel-coreos-10=$os10" "rhel-coreos-10-extensions=$ext10"
 osimage release info --image-for rhel-coreos-10 "oci-archive:$work/layered.tar:4.21.0"
 
+step "stream: the bootimage stream of every arch (as the installer's data/data/coreos/coreos-rhel-9.json), pinned in a file and checked"
+osimage stream --channel 4.16-9.4/builds | node -e 'const s = JSON.parse(require("fs").readFileSync(0, "utf8")); for (const [a, x] of Object.entries(s.architectures)) console.log(a, Object.keys(x.artifacts).join(" "), "| images:", Object.keys(x.images).join(" ") || "-")'
+osimage stream --channel 4.16-9.4/builds --target "$work/coreos-rhel-9.json"
+osimage stream --channel 4.16-9.4/builds --target "$work/coreos-rhel-9.json"   # a rerun leaves it alone
+osimage stream --check --target "$work/coreos-rhel-9.json" --channel 4.16-9.4/builds
+
 step "diff + packages: what changed in the OS between two sample builds (rpm version order, extensions included)"
 osimage diff --channel 4.18-9.4/builds 418.94.202604221012-0 418.94.202605101521-0
 osimage packages --channel 4.18-9.4/builds --package 'kernel*' --package podman

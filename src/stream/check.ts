@@ -55,6 +55,8 @@ function artifactsOf(stream: StreamJson): Located[] {
 /** The URL to read `location` from: as is, or with its prefix before `/<channel>/<release>/` replaced. */
 export function readUrl(location: string, release: string, arch: string, opts: CheckOptions): string {
   if (opts.baseUrl === undefined) return location;
+  // Already under the base (a file written from this release browser): nothing to rewrite.
+  if (location.startsWith(`${opts.baseUrl.replace(/\/+$/, '')}/`)) return location;
   const channel = opts.channelOf?.(arch);
   const marker = `/${channel}/${encodeURIComponent(release)}/`;
   const at = channel === undefined ? -1 : location.indexOf(marker);

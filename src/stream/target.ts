@@ -52,7 +52,11 @@ export function updateTarget(existing: string | undefined, file: string, generat
     architectures[arch] = a;
   }
   const kept = Object.keys(old.architectures).filter((a) => !(a in generated.architectures));
-  const result = { ...old, stream: old.stream, metadata: generated.metadata, architectures };
+  // last-modified never goes back: a run for one arch may read builds older than the file's newest.
+  const oldStamp = old.metadata?.['last-modified'];
+  const newStamp = generated.metadata['last-modified'];
+  const metadata = { ...generated.metadata, 'last-modified': typeof oldStamp === 'string' && oldStamp > newStamp ? oldStamp : newStamp };
+  const result = { ...old, stream: old.stream, metadata, architectures };
   // Only metadata could differ: the file stays as it is.
   if (changed.length === 0) return { text: undefined, changed, kept: kept.sort(), name: old.stream };
   return { text: formatStreamValue(result), changed: changed.sort(), kept: kept.sort(), name: old.stream };

@@ -47,6 +47,7 @@ describe('osimage (top level)', () => {
     'cache info',
     'cache prune',
     'cache clear',
+    'stream',
   ])('%s --help has examples', async (cmd) => {
     const r = await osimage([...cmd.split(' '), '--help']);
     expect(r.exitCode).toBe(0);
