@@ -42,6 +42,8 @@ export type ErrorCode =
   | 'tag-and-digest'
   | 'pin-defaulted'
   | 'meta-buildid'
+  | 'network'
+  | 'registry-unreachable'
   | (string & {});
 
 /** A warning a core module reports (through an `onWarning` callback or a returned list); printed as `warning: …`. */
@@ -66,12 +68,15 @@ export class UsageError extends OsimageError {
   }
 }
 
-/** A failed fetch: carries the URL and, when there was a response, its status. */
+/**
+ * A failed fetch: carries the URL and, when there was a response, its status. `code` is 'network' when no
+ * answer came (no such host, refused, reset, timeout, TLS), so the CLI can add a hint (src/output/hints.ts).
+ */
 export class FetchError extends OsimageError {
   readonly url: string;
   readonly status: number | undefined;
-  constructor(message: string, url: string, status?: number, cause?: unknown) {
-    super(message, { cause });
+  constructor(message: string, url: string, status?: number, cause?: unknown, code?: ErrorCode) {
+    super(message, code === undefined ? { cause } : { cause, code });
     this.name = 'FetchError';
     this.url = url;
     this.status = status;

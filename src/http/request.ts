@@ -26,8 +26,9 @@ export async function send(url: string, opts: SendOptions = {}, tls: TlsOptions 
       res = await request(hop.url, { method: hop.method, headers: hop.headers, body: hop.body, dispatcher: pool, signal: opts.signal });
     } catch (err) {
       const msg = `request to ${redactUrl(hop.url)} failed: ${describe(err)}`;
-      if (isTransientNetworkError(err)) throw new TransientError(msg, hop.url, undefined, undefined, err);
-      throw new FetchError(msg, hop.url, undefined, err);
+      // No answer came: code 'network' (the kind of failure is in the cause's code, network.ts).
+      if (isTransientNetworkError(err)) throw new TransientError(msg, hop.url, undefined, undefined, err, 'network');
+      throw new FetchError(msg, hop.url, undefined, err, 'network');
     }
     const location = redirectLocation(res.statusCode, res.headers);
     if (location === undefined || policy.maxRedirects === 0) {

@@ -1,4 +1,4 @@
-import { FetchError } from '../errors.js';
+import { type ErrorCode, FetchError } from '../errors.js';
 import { env as runEnv } from '../context.js';
 
 /** How often and how patiently to retry. */
@@ -25,8 +25,8 @@ export function defaultRetryPolicy(env: NodeJS.ProcessEnv = runEnv()): RetryPoli
 /** A failure worth another try: 429, 5xx, a reset or a timeout. */
 export class TransientError extends FetchError {
   readonly retryAfterMs: number | undefined;
-  constructor(message: string, url: string, status?: number, retryAfterMs?: number, cause?: unknown) {
-    super(message, url, status, cause);
+  constructor(message: string, url: string, status?: number, retryAfterMs?: number, cause?: unknown, code?: ErrorCode) {
+    super(message, url, status, cause, code);
     this.name = 'TransientError';
     this.retryAfterMs = retryAfterMs;
   }

@@ -1,6 +1,6 @@
 /** A registry's unexpected answer as an error: the URL, the status, the registry's own codes, and a `code`. */
 import type { ErrorCode } from '../errors.js';
-import { FetchError } from '../errors.js';
+import { FetchError, describe } from '../errors.js';
 import { discard, readCapped, statusText, type Response } from '../http/client.js';
 import { redactUrl } from '../http/redact.js';
 
@@ -83,4 +83,29 @@ export async function registryFailure(
   }
   const msg = res.status === 401 ? await unauthorized(what) : `${what}: ${statusFrom(res.status, res.url, detail)}`;
   return new RegistryError(msg, res.url, res.status, codes, detail);
+}
+
+/**
+ * A registry that gave no answer at all (no such host, refused, reset, timeout, TLS): one line naming the
+ * registry, the URL tried and the cause, `cannot reach registry R at URL: connect ECONNREFUSED …`. What to
+ * do about it is the CLI's hint (src/output/hints.ts), which reads `insecure` and the cause's code.
+ */
+export class UnreachableRegistryError extends FetchError {
+  readonly registry: string;
+  /** Whether --insecure was in effect (plain http was tried too, verification was off). */
+  readonly insecure: boolean;
+  constructor(registry: string, failure: FetchError, insecure: boolean) {
+    // A request that got no answer says `request to URL failed: CAUSE`; the URL is named here once.
+    const cause = failure.code === 'network' && failure.cause !== undefined ? describe(failure.cause) : describe(failure);
+    super(
+      `cannot reach registry ${registry} at ${redactUrl(failure.url)}: ${cause}`,
+      failure.url,
+      undefined,
+      failure,
+      'registry-unreachable',
+    );
+    this.name = 'UnreachableRegistryError';
+    this.registry = registry;
+    this.insecure = insecure;
+  }
 }

@@ -2,7 +2,8 @@
  * `GET /v2/` once per registry: learn the scheme (https, or http for an insecure registry that speaks
  * only plain HTTP) and the challenge it answers with.
  */
-import { FetchError, OsimageError, describe } from '../errors.js';
+import { FetchError, OsimageError } from '../errors.js';
+import { UnreachableRegistryError } from './errors.js';
 import {
   TransientError,
   isRetryableStatus,
@@ -36,7 +37,7 @@ export interface Pinged {
 
 export async function ping(opts: PingOptions): Promise<Pinged> {
   const schemes = opts.insecure ? ['https', 'http'] : ['https'];
-  let lastErr: unknown;
+  let lastErr: FetchError | undefined;
   for (const [i, scheme] of schemes.entries()) {
     const base = `${scheme}://${opts.apiHost}`;
     const url = `${base}/v2/`;
@@ -53,7 +54,8 @@ export async function ping(opts: PingOptions): Promise<Pinged> {
       try {
         return await attempt();
       } catch (err) {
-        if (err instanceof TransientError && err.status === undefined) throw new FetchError(err.message, err.url, undefined, err);
+        if (err instanceof TransientError && err.status === undefined)
+          throw new FetchError(err.message, err.url, undefined, err.cause, err.code);
         throw err;
       }
     };
@@ -64,12 +66,12 @@ export async function ping(opts: PingOptions): Promise<Pinged> {
       }
       throw new FetchError(`${opts.registry} does not look like a registry: ${url} answered ${statusText(res.status)}`, url, res.status);
     } catch (err) {
-      lastErr = err;
       // An answer (any status) is final; only a failure to connect falls back to http.
       if (!(err instanceof FetchError) || err.status !== undefined) throw err;
+      lastErr = err;
       if (!fallback) break;
     }
   }
-  const hint = opts.insecure ? '' : ' (use --insecure for a registry that speaks plain HTTP or has an untrusted certificate)';
-  throw new OsimageError(`cannot reach registry ${opts.registry}: ${describe(lastErr)}${hint}`, { cause: lastErr });
+  if (lastErr === undefined) throw new OsimageError(`cannot reach registry ${opts.registry}`);
+  throw new UnreachableRegistryError(opts.registry, lastErr, opts.insecure === true);
 }

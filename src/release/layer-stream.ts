@@ -82,9 +82,15 @@ export async function readLayer(
     /** May return a promise: the next entry is read once it settles (a writer to disk keeps memory flat). */
     onEntry: (header: Header, data: Buffer | undefined) => EntryAction | Promise<EntryAction>;
   },
+  opened: {
+    /** The layer's blob, already requested (a prefetch); by default it is requested here. */
+    raw?: Promise<Readable>;
+    /** Told the compressed bytes read so far, as they arrive. */
+    onBytes?: (total: number) => void;
+  } = {},
 ): Promise<{ stopped: boolean }> {
   const what = `layer ${desc.digest} of ${source.name}`;
-  const raw = await source.blob(desc);
+  const raw = await (opened.raw ?? source.blob(desc));
   let rawEnded = false;
   raw.once('end', () => (rawEnded = true));
   let head: Buffer;
@@ -198,6 +204,15 @@ export async function readLayer(
       );
     };
 
+    if (opened.onBytes) {
+      const onBytes = opened.onBytes;
+      let total = 0;
+      // The peeked bytes were put back, so they come through here too. A second 'data' listener next to the pipe's: it sees the same chunks and does not change the flow.
+      raw.on('data', (c: Buffer) => {
+        total += c.length;
+        onBytes(total);
+      });
+    }
     if (gunzip) raw.pipe(gunzip).pipe(ex as unknown as NodeJS.WritableStream);
     else raw.pipe(ex as unknown as NodeJS.WritableStream);
   });

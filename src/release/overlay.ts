@@ -5,6 +5,7 @@
  * soon as the answer cannot change. The bytes of each layer (decompression, digest) come from layer-stream.ts.
  */
 import { posix } from 'node:path';
+import type { Readable } from 'node:stream';
 import { OsimageError } from '../errors.js';
 import type { Descriptor, ImageManifest, ImageSource } from '../registry/types.js';
 import { readLayer } from './layer-stream.js';
@@ -61,8 +62,15 @@ export interface WalkOptions {
    * settled: found in some layer, or deleted by a whiteout above any lower copy.
    */
   only?: string[];
-  /** Told before each layer's blob is requested (tests count reads; commands show progress). */
+  /** Told before each layer is read (tests count reads; commands show progress); its blob may have been prefetched. */
   onLayer?: (layer: number, desc: Descriptor) => void;
+  /**
+   * Request the next lower layer once this many compressed bytes of the current one have been read (default
+   * PREFETCH_AFTER_BYTES), so its transfer overlaps the current layer's inflating; Infinity turns it off.
+   */
+  prefetchAfter?: number;
+  /** Told when a layer's blob is requested ahead of its turn (tests check the bound). */
+  onPrefetch?: (layer: number, desc: Descriptor) => void;
 }
 
 export interface WalkResult {
@@ -73,6 +81,14 @@ export interface WalkResult {
   /** Paths (relative to folder) deleted by whiteouts in the layers read, which lower layers could not bring back. */
   deleted: Set<string>;
 }
+
+/**
+ * A layer this big (compressed bytes read so far) takes long enough to inflate that the next one down is
+ * requested meanwhile: one layer ahead at most, and only the blob stream is opened, so what waits is bounded by
+ * the stream's and the socket's buffers (backpressure), and peak memory stays flat. A small top layer, such as a
+ * release-manifests layer that answers the query, never triggers an extra request.
+ */
+export const PREFETCH_AFTER_BYTES = 4 * 1024 * 1024;
 
 /** Default cap on the bytes of a layer's files held in memory at once (each file is also capped by MAX_FILE_BYTES). */
 export const MAX_HELD_BYTES = 256 * 1024 * 1024;
@@ -139,128 +155,162 @@ export async function walkLayers(source: ImageSource, manifest: ImageManifest, o
   const deleted = new Set<string>();
 
   const settled = (): boolean => !!wanted && [...wanted].every((p) => overlay.hidden(p));
+  const prefetchAfter = opts.prefetchAfter ?? PREFETCH_AFTER_BYTES;
+  let ahead: { layer: number; raw: Promise<Readable> } | undefined;
 
-  for (let i = manifest.layers.length - 1; i >= 0; i--) {
-    const desc = manifest.layers[i]!;
-    opts.onLayer?.(i, desc);
-    layersRead.push(i);
-    // Whiteouts and opaque markers take effect for lower layers only, after this layer is read.
-    const layerDeleted = new Set<string>();
-    const layerOpaque = new Set<string>();
-    const layerSeen = new Set<string>();
-    const layerDirs = new Set<string>();
-    const layerFiles = new Map<string, { rel: string; size: number; data: Buffer | undefined }>();
-    let held = 0;
-    let stopped: 'stopped' | 'settled' | undefined;
-
-    const inScope = (name: string) => name === folder || name.startsWith(prefix);
-    // Names outside the folder matter only as whiteouts of the folder or an ancestor.
-    const relevantWhiteout = (target: string) => inScope(target) || prefix.startsWith(`${target}/`) || target === '';
-
-    await readLayer(source, desc, {
-      wants: (h) => {
-        if (h.type !== 'file' && h.type !== 'contiguous-file') return false;
-        const { name, unsafe } = normalizeName(h.name);
-        return (
-          !unsafe &&
-          name.startsWith(prefix) &&
-          !posix.basename(name).startsWith(WHITEOUT) &&
-          (opts.wantData?.(name.slice(prefix.length)) ?? true)
-        );
-      },
-      onEntry: async (h, data) => {
-        const { name, unsafe } = normalizeName(h.name);
-        const base = posix.basename(name);
-        const dir = posix.dirname(name) === '.' ? '' : posix.dirname(name);
-        if (unsafe) {
-          if (inScope(name) || h.name.replace(/^(\.\/|\/)+/, '').startsWith(prefix))
-            opts.onUnsafe?.({ name: h.name, reason: unsafe, layer: i });
-          return;
-        }
-        // Every entry under the folder makes its parents folders in this layer (and a directory entry itself).
-        if (inScope(name)) {
-          for (const a of ancestors(name)) if (a.startsWith(prefix)) layerDirs.add(a);
-          if (h.type === 'directory' && name !== folder) layerDirs.add(name);
-        }
-        if (base === OPAQUE) {
-          if (relevantWhiteout(dir)) layerOpaque.add(dir);
-          return;
-        }
-        if (base.startsWith(WHITEOUT)) {
-          if (base.startsWith(`${WHITEOUT}${WHITEOUT}`)) return; // other aufs metadata
-          const target = dir ? `${dir}/${base.slice(WHITEOUT.length)}` : base.slice(WHITEOUT.length);
-          if (relevantWhiteout(target)) layerDeleted.add(target);
-          return;
-        }
-        if (!inScope(name)) return;
-        if (name === folder) {
-          // A non-directory where the folder should be replaces it for the layers below.
-          if (h.type !== 'directory') layerDeleted.add(folder);
-          return;
-        }
-        if (h.type === 'directory') return;
-        if (overlay.hidden(name) || layerSeen.has(name)) return;
-        let file: LayerFile | undefined;
-        const rel = name.slice(prefix.length);
-        const mode = (h.mode ?? 0) & 0o7777;
-        if (h.type === 'file' || h.type === 'contiguous-file') {
-          const hold = data && (opts.holdForLinks ?? true) ? data : undefined;
-          held += hold?.length ?? 0;
-          const cap = opts.maxHeldBytes ?? MAX_HELD_BYTES;
-          if (held > cap)
-            throw new OsimageError(
-              `cannot read ${source.name}: the files of layer ${desc.digest} under ${folder}/ need more than ${mib(cap)} of memory (at ${h.name})`,
-            );
-          layerFiles.set(name, { rel, size: h.size ?? 0, data: hold });
-          file = { path: rel, type: 'file', data: data ?? Buffer.alloc(0), size: h.size ?? 0, mode, layer: i };
-        } else if (h.type === 'symlink') {
-          file = { path: rel, type: 'symlink', data: Buffer.alloc(0), size: 0, linkname: h.linkname, mode, layer: i };
-        } else if (h.type === 'link') {
-          // A hard link to an earlier entry of this layer.
-          const target = normalizeName(h.linkname);
-          const earlier = target.unsafe ? undefined : layerFiles.get(target.name);
-          if (!earlier) {
-            opts.onUnsafe?.({
-              name: h.name,
-              reason: `hard link to ${h.linkname}, which is not a file of this layer under ${folder}/`,
-              layer: i,
-            });
-            return;
-          }
-          if (!earlier.data && (opts.holdForLinks ?? true) && (opts.wantData?.(rel) ?? true))
-            throw new OsimageError(`cannot read ${source.name}: ${h.name} is a hard link to ${h.linkname}, whose bytes were not read`);
-          layerFiles.set(name, earlier);
-          const bytes = earlier.data ?? Buffer.alloc(0);
-          file = { path: rel, type: 'file', data: bytes, size: earlier.size, linkOf: earlier.rel, mode, layer: i };
-        } else {
-          layerSeen.add(name); // a device or fifo still shadows lower copies
-          return;
-        }
-        layerSeen.add(name);
-        if ((await opts.onFile?.(file)) === 'stop') {
-          stopped = 'stopped';
-          return 'stop';
-        }
-        if (wanted?.has(name) && [...wanted].every((p) => layerSeen.has(p) || overlay.hidden(p))) {
-          stopped = 'settled';
-          return 'stop';
-        }
-      },
-    });
-    for (const p of layerSeen) overlay.seen.add(p);
-    for (const p of layerDeleted) {
-      if (!layerSeen.has(p)) {
-        overlay.deleted.add(p);
-        if (p.startsWith(prefix)) deleted.add(p.slice(prefix.length));
-      }
-    }
-    for (const d of layerOpaque) overlay.opaque.add(d);
-    for (const d of layerDirs) overlay.dirs.add(d);
-    if (stopped) return { layersRead, ended: stopped, deleted };
-    if (settled()) return { layersRead, ended: 'settled', deleted };
-    if (overlay.folderHidden(folder)) return { layersRead, ended: 'hidden', deleted };
+  try {
+    return await walk();
+  } finally {
+    // A prefetched layer the walk did not reach (it stopped, settled or failed): abort its request.
+    if (ahead)
+      void ahead.raw.then(
+        (s) => s.destroy(),
+        () => undefined,
+      );
   }
-  return { layersRead, ended: 'bottom', deleted };
+
+  async function walk(): Promise<WalkResult> {
+    for (let i = manifest.layers.length - 1; i >= 0; i--) {
+      const desc = manifest.layers[i]!;
+      opts.onLayer?.(i, desc);
+      layersRead.push(i);
+      // Whiteouts and opaque markers take effect for lower layers only, after this layer is read.
+      const layerDeleted = new Set<string>();
+      const layerOpaque = new Set<string>();
+      const layerSeen = new Set<string>();
+      const layerDirs = new Set<string>();
+      const layerFiles = new Map<string, { rel: string; size: number; data: Buffer | undefined }>();
+      let held = 0;
+      let stopped: 'stopped' | 'settled' | undefined;
+
+      const inScope = (name: string) => name === folder || name.startsWith(prefix);
+      // Names outside the folder matter only as whiteouts of the folder or an ancestor.
+      const relevantWhiteout = (target: string) => inScope(target) || prefix.startsWith(`${target}/`) || target === '';
+
+      let raw: Promise<Readable> | undefined;
+      if (ahead?.layer === i) {
+        raw = ahead.raw;
+        ahead = undefined;
+      }
+      const below = i - 1;
+      const prefetch = (total: number) => {
+        if (ahead || below < 0 || total < prefetchAfter) return;
+        const d = manifest.layers[below]!;
+        opts.onPrefetch?.(below, d);
+        const p = source.blob(d);
+        p.catch(() => undefined); // reported when the walk reaches the layer, not before
+        ahead = { layer: below, raw: p };
+      };
+      await readLayer(
+        source,
+        desc,
+        {
+          wants: (h) => {
+            if (h.type !== 'file' && h.type !== 'contiguous-file') return false;
+            const { name, unsafe } = normalizeName(h.name);
+            return (
+              !unsafe &&
+              name.startsWith(prefix) &&
+              !posix.basename(name).startsWith(WHITEOUT) &&
+              (opts.wantData?.(name.slice(prefix.length)) ?? true)
+            );
+          },
+          onEntry: async (h, data) => {
+            const { name, unsafe } = normalizeName(h.name);
+            const base = posix.basename(name);
+            const dir = posix.dirname(name) === '.' ? '' : posix.dirname(name);
+            if (unsafe) {
+              if (inScope(name) || h.name.replace(/^(\.\/|\/)+/, '').startsWith(prefix))
+                opts.onUnsafe?.({ name: h.name, reason: unsafe, layer: i });
+              return;
+            }
+            // Every entry under the folder makes its parents folders in this layer (and a directory entry itself).
+            if (inScope(name)) {
+              for (const a of ancestors(name)) if (a.startsWith(prefix)) layerDirs.add(a);
+              if (h.type === 'directory' && name !== folder) layerDirs.add(name);
+            }
+            if (base === OPAQUE) {
+              if (relevantWhiteout(dir)) layerOpaque.add(dir);
+              return;
+            }
+            if (base.startsWith(WHITEOUT)) {
+              if (base.startsWith(`${WHITEOUT}${WHITEOUT}`)) return; // other aufs metadata
+              const target = dir ? `${dir}/${base.slice(WHITEOUT.length)}` : base.slice(WHITEOUT.length);
+              if (relevantWhiteout(target)) layerDeleted.add(target);
+              return;
+            }
+            if (!inScope(name)) return;
+            if (name === folder) {
+              // A non-directory where the folder should be replaces it for the layers below.
+              if (h.type !== 'directory') layerDeleted.add(folder);
+              return;
+            }
+            if (h.type === 'directory') return;
+            if (overlay.hidden(name) || layerSeen.has(name)) return;
+            let file: LayerFile | undefined;
+            const rel = name.slice(prefix.length);
+            const mode = (h.mode ?? 0) & 0o7777;
+            if (h.type === 'file' || h.type === 'contiguous-file') {
+              const hold = data && (opts.holdForLinks ?? true) ? data : undefined;
+              held += hold?.length ?? 0;
+              const cap = opts.maxHeldBytes ?? MAX_HELD_BYTES;
+              if (held > cap)
+                throw new OsimageError(
+                  `cannot read ${source.name}: the files of layer ${desc.digest} under ${folder}/ need more than ${mib(cap)} of memory (at ${h.name})`,
+                );
+              layerFiles.set(name, { rel, size: h.size ?? 0, data: hold });
+              file = { path: rel, type: 'file', data: data ?? Buffer.alloc(0), size: h.size ?? 0, mode, layer: i };
+            } else if (h.type === 'symlink') {
+              file = { path: rel, type: 'symlink', data: Buffer.alloc(0), size: 0, linkname: h.linkname, mode, layer: i };
+            } else if (h.type === 'link') {
+              // A hard link to an earlier entry of this layer.
+              const target = normalizeName(h.linkname);
+              const earlier = target.unsafe ? undefined : layerFiles.get(target.name);
+              if (!earlier) {
+                opts.onUnsafe?.({
+                  name: h.name,
+                  reason: `hard link to ${h.linkname}, which is not a file of this layer under ${folder}/`,
+                  layer: i,
+                });
+                return;
+              }
+              if (!earlier.data && (opts.holdForLinks ?? true) && (opts.wantData?.(rel) ?? true))
+                throw new OsimageError(`cannot read ${source.name}: ${h.name} is a hard link to ${h.linkname}, whose bytes were not read`);
+              layerFiles.set(name, earlier);
+              const bytes = earlier.data ?? Buffer.alloc(0);
+              file = { path: rel, type: 'file', data: bytes, size: earlier.size, linkOf: earlier.rel, mode, layer: i };
+            } else {
+              layerSeen.add(name); // a device or fifo still shadows lower copies
+              return;
+            }
+            layerSeen.add(name);
+            if ((await opts.onFile?.(file)) === 'stop') {
+              stopped = 'stopped';
+              return 'stop';
+            }
+            if (wanted?.has(name) && [...wanted].every((p) => layerSeen.has(p) || overlay.hidden(p))) {
+              stopped = 'settled';
+              return 'stop';
+            }
+          },
+        },
+        { ...(raw ? { raw } : {}), ...(below >= 0 && Number.isFinite(prefetchAfter) ? { onBytes: prefetch } : {}) },
+      );
+      for (const p of layerSeen) overlay.seen.add(p);
+      for (const p of layerDeleted) {
+        if (!layerSeen.has(p)) {
+          overlay.deleted.add(p);
+          if (p.startsWith(prefix)) deleted.add(p.slice(prefix.length));
+        }
+      }
+      for (const d of layerOpaque) overlay.opaque.add(d);
+      for (const d of layerDirs) overlay.dirs.add(d);
+      if (stopped) return { layersRead, ended: stopped, deleted };
+      if (settled()) return { layersRead, ended: 'settled', deleted };
+      if (overlay.folderHidden(folder)) return { layersRead, ended: 'hidden', deleted };
+    }
+    return { layersRead, ended: 'bottom', deleted };
+  }
 }
 
 /**
@@ -272,7 +322,7 @@ export async function findFile(
   manifest: ImageManifest,
   folder: string,
   path: string,
-  extra: Pick<WalkOptions, 'onLayer'> = {},
+  extra: Pick<WalkOptions, 'onLayer' | 'prefetchAfter' | 'onPrefetch'> = {},
 ): Promise<LayerFile | undefined> {
   const rel = normalizeName(path);
   if (rel.unsafe || rel.name === '') return undefined;

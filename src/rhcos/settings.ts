@@ -5,9 +5,9 @@ import { UsageError, type Warning } from '../errors.js';
 import { editDistance } from './closest.js';
 import { env as runEnv } from '../context.js';
 
-export const DEFAULT_BASE_URL = 'https://releases-rhcos.svc.ci.openshift.org/storage/releases';
-export const DEFAULT_CHANNEL = 'maipo';
-export const DEFAULT_ARCH = 'x86_64';
+import { DEFAULT_ARCH, DEFAULT_BASE_URL, DEFAULT_CHANNEL } from './defaults.js';
+
+export { DEFAULT_ARCH, DEFAULT_BASE_URL, DEFAULT_CHANNEL };
 
 /** The three pin variables, in the order they are written. */
 export const PIN_VARS = ['RHCOS_BUILD_NAME', 'RHCOS_DEFAULT_CHANNEL', 'RHCOS_BASE_URL'] as const;

@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { hintFor } from '../../src/output/hints.js';
 import { openRemote, type RemoteOptions } from '../../src/registry/remote.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { selfSignedCert } from '../helpers/tls.js';
@@ -50,7 +51,9 @@ describe('TLS', () => {
     const err = (await (await openRemote(ref, opts())).manifest().catch((e: unknown) => e)) as Error;
     expect(err.message).toContain(`cannot reach registry ${tlsProxy.host}`);
     expect(err.message).toMatch(/certificate/i);
-    expect(err.message).toContain('--insecure');
+    // The flags are the CLI's one hint (src/output/hints.ts), not part of the message.
+    expect(hintFor(err)).toContain('--certificate-authority');
+    expect(hintFor(err)).toContain('--insecure');
     expect(tlsProxy.requests).toHaveLength(0);
   });
 
@@ -97,7 +100,7 @@ describe('TLS', () => {
   test('a plain-HTTP registry needs --insecure', async () => {
     const err = (await (await openRemote(`${reg.host}/tls/img:v1`, opts())).manifest().catch((e: unknown) => e)) as Error;
     expect(err.message).toContain(`cannot reach registry ${reg.host}`);
-    expect(err.message).toContain('--insecure');
+    expect(hintFor(err)).toContain('--insecure');
     const m = await (await openRemote(`${reg.host}/tls/img:v1`, opts({ insecure: true }))).manifest();
     expect(m.digest).toBe(image.manifest.desc.digest);
   });

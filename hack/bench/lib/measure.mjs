@@ -16,16 +16,17 @@ export const RSS_METHOD = HAVE_GNU_TIME ? '`/usr/bin/time -f %M` (ru_maxrss)' : 
 /** Children currently running, so an interrupted bench can end them. */
 export const running = new Set();
 
-function collect(stream, keep) {
+function collect(stream, keep, seen) {
   const chunks = [];
   stream?.on('data', (c) => {
+    seen();
     if (keep) chunks.push(c);
   });
   return () => Buffer.concat(chunks).toString('utf8');
 }
 
 /**
- * Run `cmd args` and resolve {wallMs, rssKiB, cpuMs, code, stdout, stderr}. `rss: false` skips the wrapper
+ * Run `cmd args` and resolve {wallMs, rssKiB, cpuMs, tailMs, code, stdout, stderr} (tailMs: last output to exit). `rss: false` skips the wrapper
  * (then neither RSS nor CPU time is known). `tmp` is a folder for GNU time's output file.
  */
 export async function run(cmd, args, { env, cwd, rss = true, tmp, keepStdout = true } = {}) {
@@ -35,8 +36,13 @@ export async function run(cmd, args, { env, cwd, rss = true, tmp, keepStdout = t
   const start = process.hrtime.bigint();
   const child = spawn(file, argv, { env: env ?? process.env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
-  const out = collect(child.stdout, keepStdout);
-  const err = collect(child.stderr, true);
+  // The tail: from the last output chunk to the child's exit (issue 15: the answer is out, the process lingers).
+  let lastOutput;
+  let exited;
+  const seen = () => (lastOutput = process.hrtime.bigint());
+  child.once('exit', () => (exited = process.hrtime.bigint()));
+  const out = collect(child.stdout, keepStdout, seen);
+  const err = collect(child.stderr, true, seen);
   let hwm = 0;
   let poll;
   if (rss && !useTime) {
@@ -65,7 +71,8 @@ export async function run(cmd, args, { env, cwd, rss = true, tmp, keepStdout = t
   } else if (rss) {
     rssKiB = hwm || undefined;
   }
-  return { wallMs, rssKiB, cpuMs, code, stdout: out(), stderr: err() };
+  const tailMs = lastOutput !== undefined && exited !== undefined ? Math.max(0, Number(exited - lastOutput) / 1e6) : undefined;
+  return { wallMs, rssKiB, cpuMs, tailMs, code, stdout: out(), stderr: err() };
 }
 
 export function median(values) {

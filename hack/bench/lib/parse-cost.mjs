@@ -1,10 +1,10 @@
 // One cold parse of an image-references file, as `release info` does it once per run: osimage's
-// parseImageReferences (dist/release/references.js) against a plain JSON.parse of the same bytes.
+// parseImageReferences (dist/oci/image-stream.js) against a plain JSON.parse of the same bytes.
 // Prints {"osimageMs": …, "jsonParseMs": …}; module loading is not counted.
 import { readFileSync } from 'node:fs';
 
 const bytes = readFileSync(process.argv[2]);
-const { parseImageReferences } = await import('../../../dist/release/references.js');
+const { parseImageReferences } = await import('../../../dist/oci/image-stream.js');
 let t = process.hrtime.bigint();
 JSON.parse(bytes.toString('utf8'));
 const jsonParseMs = Number(process.hrtime.bigint() - t) / 1e6;

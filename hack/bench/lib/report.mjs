@@ -87,19 +87,44 @@ export function renderResults(r, { median }) {
     const tr = med(x.samples.baseline, 'tarMs');
     const orss = med(x.samples.osimage, 'rssKiB');
     const brss = med(x.samples.baseline, 'rssKiB');
-    ri[tag] = { o, b, orss, brss };
+    const node = x.samples.node ? med(x.samples.node) : undefined;
+    const tail = med(x.samples.osimage, 'tailMs');
+    const ocFailed = x.samples.oc?.find((s) => s.failed);
+    const oc = x.samples.oc && !ocFailed ? med(x.samples.oc) : undefined;
+    const warmTag = x.samples.warmTag ? med(x.samples.warmTag) : undefined;
+    const warmDigest = x.samples.warmDigest ? med(x.samples.warmDigest) : undefined;
+    ri[tag] = { o, b, orss, brss, node, tail, oc, ocFailed, warmTag, warmDigest };
     L.push(`| ${tag} | ${fmtMs(o)} | ${fmtMs(b)} (${fmtMs(sk)} + ${fmtMs(tr)}) | ${ratio(o, b)} | ${fmtKiB(orss)} | ${fmtKiB(brss)} |`);
     if (x.samples.oc) {
-      const c = med(x.samples.oc);
-      L.push(`| ${tag}, oc adm release info | ${fmtMs(c)} | | osimage/oc ${ratio(o, c)} | | ${fmtKiB(med(x.samples.oc, 'rssKiB'))} |`);
+      if (ocFailed) L.push(`| ${tag}, oc adm release info | oc: cannot answer (${ocFailed.failed.replace(/\|/g, '\\|')}) | | | | |`);
+      else
+        L.push(`| ${tag}, oc adm release info | ${fmtMs(oc)} | | osimage/oc ${ratio(o, oc)} | | ${fmtKiB(med(x.samples.oc, 'rssKiB'))} |`);
     }
   }
   if (!r.tools.oc) L.push('| `oc adm release info --image-for` | not measured: no `oc` on PATH | | | | |');
   L.push('');
+  L.push(
+    'Against `node -e 0` (run in the same rounds), the tail (last output to exit) and the warm cache (`standard` only; a cache folder ' +
+      'filled by one earlier run; cold runs get a fresh empty `OSIMAGE_CACHE_DIR` each):',
+    '',
+  );
+  L.push(
+    '| image | `node -e 0` | osimage cold | cold / node | tail after the answer | warm, by tag | warm, by digest |',
+    '|---|---|---|---|---|---|---|',
+  );
+  for (const tag of ['standard', 'deep']) {
+    const x = ri[tag];
+    const warm = (v) =>
+      v === undefined ? (tag === 'standard' && !r.cache ? 'not measured: no cache yet' : '') : `${fmtMs(v)} (${ratio(v, x.node)})`;
+    L.push(
+      `| ${tag} | ${x.node === undefined ? 'n/a' : fmtMs(x.node)} | ${fmtMs(x.o)} | ${x.node === undefined ? 'n/a' : ratio(x.o, x.node)} | ${x.tail === undefined ? '' : `${x.tail.toFixed(1)} ms`} | ${warm(x.warmTag)} | ${warm(x.warmDigest)} |`,
+    );
+  }
+  L.push('');
   L.push('<details><summary>every run (wall ms)</summary>', '');
   for (const tag of ['standard', 'deep']) {
     for (const [who, s] of Object.entries(r.releaseInfo[tag].samples))
-      L.push(`- ${tag}, ${who}: ${s.map((v) => v.wallMs.toFixed(0)).join(', ')}`);
+      L.push(`- ${tag}, ${who}: ${s.map((v) => v.wallMs.toFixed(0)).join(', ')}${s.some((v) => v.failed) ? ' (failed)' : ''}`);
   }
   L.push('', '</details>', '');
 
@@ -137,7 +162,7 @@ export function renderResults(r, { median }) {
   L.push(`| \`node -e 0\` | ${fmtMs(sn)} | ${fmtMs(Math.min(...r.startup.node.map((s) => s.wallMs)))} | 1.00× |`);
   const sc = med(r.startup.commander);
   L.push(
-    `| \`node --input-type=module -e "await import('commander')"\` (the CLI framework alone) | ${fmtMs(sc)} | ${fmtMs(Math.min(...r.startup.commander.map((s) => s.wallMs)))} | ${ratio(sc, sn)} |`,
+    `| \`node -e "require('commander')"\` (the CLI framework alone, loaded as dist/cli.js loads it) | ${fmtMs(sc)} | ${fmtMs(Math.min(...r.startup.commander.map((s) => s.wallMs)))} | ${ratio(sc, sn)} |`,
   );
   L.push(`| \`osimage --help\` | ${fmtMs(so)} | ${fmtMs(Math.min(...r.startup.osimage.map((s) => s.wallMs)))} | ${ratio(so, sn)} |`);
   L.push('');
@@ -206,7 +231,7 @@ export function renderResults(r, { median }) {
     `(commander ${fmtMs(cost.commander)}, the HTTP client ${fmtMs(cost['http client'])}) and parsing image-references ${parseMs.toFixed(1)} ms`;
 
   // ---- targets
-  L.push('## Targets', '');
+  L.push('## Targets of issue 8', '');
   L.push('| target | measured | result | reason |', '|---|---|---|---|');
   for (const tag of ['standard', 'deep']) {
     const { o, b } = ri[tag];
@@ -230,32 +255,86 @@ export function renderResults(r, { median }) {
           : `${fmtBytes(x.o - x.min)} more than needed`;
     L.push(`| bytes fetched ≤ 1.05× the minimum (${tag}) | ${ratio(x.o, x.min)} | ${met(ok)} | ${why} |`);
   }
+  L.push('');
+
+  // ---- issue 15: ratios to node -e 0 in the same run decide; oc's ratio is reported when oc is present
+  L.push('## Targets of issue 15', '');
+  L.push(
+    'Bench image `standard`, medians, same run; the ratio to `node -e 0` decides. A verdict whose fastest runs disagree with the ' +
+      'medians is marked as within the noise.',
+    '',
+  );
+  L.push('| target | measured | result | reason |', '|---|---|---|---|');
+  const st = ri.standard;
+  const minOf = (samples) => Math.min(...samples.map((s) => s.wallMs));
+  const noise = (ok, minRatio, bound) =>
+    ok !== minRatio <= bound ? `; the fastest runs give ${minRatio.toFixed(2)}×, so this verdict is within the machine's noise` : '';
   {
-    const rss = ri.deep.orss;
-    const ok = rss !== undefined && rss < 150 * 1024;
+    const x = r.releaseInfo.standard.samples;
+    const q = st.o / st.node;
+    const ok = q <= 1.8;
+    const ocPart = st.ocFailed
+      ? '; oc: cannot answer'
+      : st.oc !== undefined
+        ? `; ${ratio(st.o, st.oc)} oc (${fmtMs(st.oc)})`
+        : '; oc not on PATH';
     L.push(
-      `| peak RSS < 150 MiB on the ${opts.topMiB} MiB variant | ${fmtKiB(rss)} | ${met(ok)} | layers are streamed (digest → gunzip → tar), only release-manifests/ files are kept; skopeo peaked at ${fmtKiB(ri.deep.brss)} |`,
+      `| \`release info --image-for\`, cold (empty cache) ≤ 1.8× \`node -e 0\` | ${q.toFixed(2)}× (${fmtMs(st.o)} vs ${fmtMs(st.node)})${ocPart} | ${met(ok)} | ` +
+        `the tail after the answer is ${st.tail?.toFixed(1) ?? 'n/a'} ms (bin/osimage keeps wasm on Liftoff); the rest is start-up, loading the release path ` +
+        `(${fmtMs(cost['release info --image-for'])} of imports), the registry round trips and reading the 550 KiB layer${noise(ok, minOf(x.osimage) / minOf(x.node), 1.8)} |`,
     );
+    for (const [key, label, bound] of [
+      ['warmTag', 'warm cache, by tag', 1.4],
+      ['warmDigest', 'warm cache, by digest', 1.3],
+    ]) {
+      const v = st[key];
+      if (v === undefined) {
+        L.push(
+          `| the same, ${label} ≤ ${bound}× \`node -e 0\` | not measured: no cache yet | **not measured** | the digest-keyed cache (issue 15 item 3) is not in this build |`,
+        );
+        continue;
+      }
+      const q2 = v / st.node;
+      const ok2 = q2 <= bound;
+      L.push(
+        `| the same, ${label} ≤ ${bound}× \`node -e 0\` | ${q2.toFixed(2)}× (${fmtMs(v)}) | ${met(ok2)} | ${ok2 ? 'no blob requests' : `${fmtMs(v - st.node)} over node itself`}${noise(ok2, minOf(x[key]) / minOf(x.node), bound)} |`,
+      );
+    }
   }
   {
-    const ok = so <= 1.3 * sn;
-    const minO = Math.min(...r.startup.osimage.map((s) => s.wallMs));
-    const minN = Math.min(...r.startup.node.map((s) => s.wallMs));
-    const minRatio = minO / minN;
-    const borderline =
-      ok !== minRatio <= 1.3
-        ? `; the fastest runs give ${minRatio.toFixed(2)}× (${fmtMs(minO)} vs ${fmtMs(minN)}), so the verdict is within this machine's noise`
-        : '';
+    const ok = so <= 1.15 * sn;
     L.push(
-      `| start-up ≤ 1.3× \`node -e 0\` | ${ratio(so, sn)} (${fmtMs(so)} vs ${fmtMs(sn)}) | ${met(ok)} | ${fmtMs(so - sn)} on top of node itself, of which importing commander from an ES module is ${fmtMs(sc - sn)} (commander is CommonJS and requires child_process, which pulls in net, dgram and the stream modules)${borderline} |`,
+      `| \`osimage --help\` ≤ 1.15× \`node -e 0\` | ${ratio(so, sn)} (${fmtMs(so)} vs ${fmtMs(sn)}) | ${met(ok)} | ${fmtMs(so - sn)} on top of node itself, of which \`require('commander')\` is ${fmtMs(sc - sn)} ` +
+        `(it requires child_process, which pulls in net and dgram); no bundler is installed (esbuild is not a dependency), so the CommonJS bundle the issue measured at 1.09× is not built${noise(ok, minOf(r.startup.osimage) / minOf(r.startup.node), 1.15)} |`,
+    );
+  }
+  for (const tag of ['standard', 'deep']) {
+    const bound = tag === 'standard' ? 80 : 150;
+    const rss = ri[tag].orss;
+    const ok = rss !== undefined && (tag === 'standard' ? rss <= bound * 1024 : rss < bound * 1024);
+    const why =
+      tag === 'standard'
+        ? `node itself, undici, commander and the 550 KiB layer's files (llhttp stays on V8's baseline compiler, which saved ~35 MiB); ${ok ? '' : `${fmtKiB(rss - bound * 1024)} over; `}skopeo peaked at ${fmtKiB(ri.standard.brss)}`
+        : `layers are streamed (digest → gunzip → tar) and the next layer is prefetched only as far as stream buffers go; skopeo peaked at ${fmtKiB(ri.deep.brss)}`;
+    L.push(
+      `| peak RSS ${tag === 'standard' ? '≤ 80 MiB on `standard`' : `< 150 MiB on the ${opts.topMiB} MiB variant`} | ${fmtKiB(rss)} | ${met(ok)} | ${why} |`,
     );
   }
   {
     const worst = Math.max(rn - rf, rp - rfo);
-    const ok = worst < 50;
+    const ok = worst <= 30;
     L.push(
-      `| resolve over ${r.resolve.builds.toLocaleString('en-US')} builds < 50 ms beyond the fetch | ${fmtMs(rn - rf)} (newest), ${fmtMs(rp - rfo)} (pinned oldest) | ${met(ok)} | ` +
-        `start-up (osimage --help − node -e 0) is ${fmtMs(so - sn)} of it; ${r.resolveWhy} |`,
+      `| \`resolve\` over ${r.resolve.builds.toLocaleString('en-US')} builds ≤ 30 ms beyond the fetch | ${fmtMs(rn - rf)} (newest), ${fmtMs(rp - rfo)} (pinned oldest) | ${met(ok)} | ` +
+        (ok
+          ? "the fetch script pays node's start-up and loads the fetch built into node too, so what remains is commander, osimage's HTTP client, parsing and validating the builds and printing |"
+          : `start-up (osimage --help − node -e 0) is ${fmtMs(so - sn)} of it; ${r.resolveWhy} |`),
+    );
+  }
+  {
+    const { o, b } = ri.deep;
+    L.push(
+      `| the ${opts.topMiB} MiB-top-layer variant against skopeo (report) | ${ratio(o, b)} (${fmtMs(o)} vs ${fmtMs(b)}) | reported | ` +
+        `the whole top layer must be fetched, inflated and hashed before release-manifests/ below it can be trusted${ri.deep.ocFailed ? '; oc: cannot answer on this image' : ''} |`,
     );
   }
   L.push('');

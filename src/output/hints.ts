@@ -1,0 +1,49 @@
+/**
+ * What to do about a failure, when osimage knows: one hint, printed by the CLI as a second line,
+ * `info: <hint>`, after `error: <message>`. Errors are told apart by their `code` and their cause's
+ * network code (src/http/network.ts), never by their message.
+ */
+import { FetchError } from '../errors.js';
+import { networkFailure } from '../http/network.js';
+import { UnreachableRegistryError } from '../registry/errors.js';
+import { DEFAULT_BASE_URL } from '../rhcos/defaults.js';
+
+/** Where a newcomer can point instead of the historical default (docs/settings.md, "Release-browser layouts"). */
+export const LIVE_RELEASE_BROWSER = '--base-url https://rhcos.mirror.openshift.com/art/storage/prod/streams --channel 4.16-9.4/builds';
+export const OFFLINE_SAMPLE = '--base-url hack/sample/releases';
+
+const under = (url: string, base: string) => url === base || url.startsWith(`${base}/`);
+
+/** The one hint for `err`, or undefined when there is nothing useful to add. */
+export function hintFor(err: unknown): string | undefined {
+  if (err instanceof UnreachableRegistryError) return registryHint(err);
+  // The release browser: only the built-in default gets a hint (a URL the user gave is theirs to fix).
+  if (err instanceof FetchError && err.code === 'network' && networkFailure(err) !== undefined && under(err.url, DEFAULT_BASE_URL)) {
+    return (
+      `${DEFAULT_BASE_URL} is osimage's historical default base URL and no longer answers; point at a live release browser ` +
+      `(the public mirror's prod streams: ${LIVE_RELEASE_BROWSER}; see "Release-browser layouts" in docs/settings.md) or at the offline sample (${OFFLINE_SAMPLE})`
+    );
+  }
+  return undefined;
+}
+
+function registryHint(err: UnreachableRegistryError): string | undefined {
+  switch (networkFailure(err)) {
+    case 'untrusted-certificate':
+      return err.insecure
+        ? undefined
+        : "the registry's certificate is not signed by a CA this system trusts: give its CA with --certificate-authority FILE, or skip verification with --insecure";
+    case 'tls':
+      return err.insecure ? undefined : 'for a registry that speaks plain HTTP, or whose certificate does not verify, use --insecure';
+    case 'no-such-host':
+      return 'no host has that name: check the registry in the image reference (and any proxy settings)';
+    case 'refused':
+    case 'reset':
+    case 'timeout':
+      return err.insecure
+        ? 'is the registry running at that address?'
+        : 'is the registry running? for a plain-HTTP registry (e.g. on localhost) use --insecure';
+    default:
+      return undefined;
+  }
+}
