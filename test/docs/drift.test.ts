@@ -108,6 +108,8 @@ describe('the extraction rule', () => {
       'osimage pin --check --pins r.sh',
       'osimage verify --pins r.sh --release quay.io/ocp/release:4.1',
       '```',
+      '',
+      '`ok: r.sh pins … (x)`',
     ].join('\n');
     const ex = examples(md);
     expect(ex.map((e) => [e.line, e.args, e.exit])).toEqual([
@@ -118,6 +120,9 @@ describe('the extraction rule', () => {
       [12, ['hack/release.sh', 'r.sh'], 0],
       [13, ['pin', '--check', '--pins', 'r.sh'], 0],
     ]);
+    expect(ex.at(-1)?.shows?.test('a\nok: r.sh pins 1.2 (x)\n')).toBe(true);
+    expect(ex.at(-1)?.shows?.test('ok: r.sh pins 1.2 (y)')).toBe(false);
+    expect(ex[0]?.shows).toBeUndefined();
     expect(ex[1]?.env).toEqual({ RHCOS_BASE_URL: './hack/sample/releases', RHCOS_BUILD_NAME: '47.245' });
   });
 });
@@ -148,6 +153,7 @@ describe('every offline example in README.md and docs/ runs and exits as documen
             const r = await osimage(e.args, { env: e.env });
             const why = `${name}:${e.line}: ${e.text}\nexit ${r.exitCode}\n${r.stderr}`;
             expect(r.exitCode, why).toBe(e.exit);
+            if (e.shows) expect(`${r.stdout}\n${r.stderr}`, why).toMatch(e.shows);
           }
         }
       } finally {

@@ -15,6 +15,8 @@
  * - a line ending in `\` continues on the next line (joined as the shell joins it);
  * - `mkdir -p DIR`, `cp FILE FILE` and `cp -r DIR DIR` lines in those blocks are carried out too, so
  *   examples can set up;
+ * - a paragraph that is one `code span` alone, right after a block (blank lines between), is a line of real
+ *   output of the block's last example: it must be a line of its stdout or stderr, `…` matching anything;
  * - the examples of one file are returned in order: the caller runs them in one folder, one after another.
  */
 
@@ -25,6 +27,8 @@ export interface Example {
   args: string[];
   env: Record<string, string>;
   exit: number;
+  /** The output line shown after the block (see the rule above), for the block's last example. */
+  shows?: RegExp;
 }
 
 /** Split a command line into words: plain words, '…' and "…" (no expansion: `$` never reaches here). */
@@ -48,6 +52,16 @@ export function words(s: string): string[] {
   return out;
 }
 
+/** A shown output line as a pattern for a whole line: `…` matches anything. */
+const outputLine = (shown: string) =>
+  new RegExp(
+    `^${shown
+      .split('…')
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    'm',
+  );
+
 const SHELL = /[$…<>|&;`\\]/;
 /** A word naming a registry or a URL: not offline. */
 const REMOTE = /^(https?:\/\/|localhost\b|127\.0\.0\.1\b|[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?\/)/;
@@ -61,6 +75,7 @@ const ASSIGN = /^[A-Z_][A-Z0-9_]*=\S*$/;
 export function examples(markdown: string): Example[] {
   const out: Example[] = [];
   let inSh = false;
+  let blockStart = 0;
   let blockEnv: Record<string, string> = {};
   let blockSample = false;
   const made = new Set<string>();
@@ -72,8 +87,15 @@ export function examples(markdown: string): Example[] {
       lines[i + 1] = '';
     }
   }
+  let closed: Example | undefined;
   lines.forEach((raw, i) => {
+    const shown = /^`([^`]+)`$/.exec(raw.trim());
+    if (closed && shown) closed.shows = outputLine(shown[1] as string);
+    if (raw.trim() !== '') closed = undefined;
     if (/^\s*```/.test(raw)) {
+      if (inSh) closed = out.filter((e) => e.kind === 'osimage').at(-1);
+      if (closed && closed.line < blockStart) closed = undefined;
+      blockStart = i + 1;
       inSh = !inSh && /^\s*```sh\s*$/.test(raw);
       blockEnv = {};
       blockSample = false;
