@@ -7,7 +7,7 @@
  * - it is run when it uses only the offline sample: it names `hack/sample`, or an earlier
  *   `export NAME=value …` line of the same block that names `hack/sample` set the environment, or it names
  *   a file an earlier example of the same page made (`cp`/`mkdir` targets; the values of `--write`, `--meta`,
- *   `--dir`, `--out`, `--to`, `--to-file`, `--to-dir`; `oci:`/`oci-archive:` and a `:TAG` are looked through)
+ *   `--dir`, `--out`, `--to`, `--to-file`, `--to-dir`, `--cache-dir`; `oci:`/`oci-archive:` and a `:TAG` are looked through)
  *   and names no registry or URL (a word, not a `TAG=PULLSPEC` mapping, that starts `http(s)://`,
  *   `localhost` or `HOST.DOMAIN/`); and it has no shell syntax the test does not run: `$`, `…`, `<`, `>`,
  *   `|`, `&`, `;`, backquotes;
@@ -66,7 +66,7 @@ const SHELL = /[$…<>|&;`\\]/;
 /** A word naming a registry or a URL: not offline. */
 const REMOTE = /^(https?:\/\/|localhost\b|127\.0\.0\.1\b|[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?\/)/;
 /** Options whose value is a file or folder an example makes. */
-const MAKES = new Set(['--write', '--meta', '--dir', '--out', '--to', '--to-file', '--to-dir']);
+const MAKES = new Set(['--write', '--meta', '--dir', '--out', '--to', '--to-file', '--to-dir', '--cache-dir']);
 /** The file a word names, looking through `oci:`/`oci-archive:` and a `:TAG`. */
 const fileOf = (w: string) => w.replace(/^oci(-archive)?:/, '').replace(/:[\w.-]+$/, '');
 const ASSIGN = /^[A-Z_][A-Z0-9_]*=\S*$/;
