@@ -9,7 +9,7 @@ import { beginRun } from './lifecycle.js';
  * The command list. Each module is imported only when its command runs (or its help is asked for),
  * so start-up stays small. A module exports `command(): Command`.
  */
-const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command: () => Command }> }> = {
+export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command: () => Command }> }> = {
   builds: { summary: "list a channel's RHCOS builds, newest first", load: () => import('./commands/builds.js') },
   payload: {
     summary: 'write the OS image into payload manifests; render, merge and check MachineConfigs; coreos-bootimages',

@@ -194,7 +194,7 @@ function mergeCommand(): Command {
     .description(
       "Merge a role's MachineConfigs (sorted by name) into one rendered config, as the machine-config-operator does, and print it.\n" +
         'It is named rendered-<role>-<md5 hex>: the same spec always gives the same name, but not the name a cluster computes\n' +
-        "(the operator hashes with its own salt and Go's YAML encoding; see README).",
+        "(the operator hashes with its own salt and Go's YAML encoding; see docs/payload.md).",
     )
     .argument('<path...>', 'MachineConfig files or folders (.yaml, .yml, .json; multi-document files and Lists are read)')
     .requiredOption('--role <role>', 'the pool role; only MachineConfigs labelled machineconfiguration.openshift.io/role=<role> are merged')

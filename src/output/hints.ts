@@ -8,7 +8,7 @@ import { networkFailure } from '../http/network.js';
 import { UnreachableRegistryError } from '../registry/errors.js';
 import { DEFAULT_BASE_URL } from '../rhcos/defaults.js';
 
-/** Where a newcomer can point instead of the historical default (README, "Release-browser layouts"). */
+/** Where a newcomer can point instead of the historical default (docs/settings.md, "Release-browser layouts"). */
 export const LIVE_RELEASE_BROWSER = '--base-url https://rhcos.mirror.openshift.com/art/storage/prod/streams --channel 4.16-9.4/builds';
 export const OFFLINE_SAMPLE = '--base-url hack/sample/releases';
 
@@ -21,7 +21,7 @@ export function hintFor(err: unknown): string | undefined {
   if (err instanceof FetchError && err.code === 'network' && networkFailure(err) !== undefined && under(err.url, DEFAULT_BASE_URL)) {
     return (
       `${DEFAULT_BASE_URL} is osimage's historical default base URL and no longer answers; point at a live release browser ` +
-      `(the public mirror's prod streams: ${LIVE_RELEASE_BROWSER}; see "Release-browser layouts") or at the offline sample (${OFFLINE_SAMPLE})`
+      `(the public mirror's prod streams: ${LIVE_RELEASE_BROWSER}; see "Release-browser layouts" in docs/settings.md) or at the offline sample (${OFFLINE_SAMPLE})`
     );
   }
   return undefined;
