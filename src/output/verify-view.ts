@@ -41,6 +41,7 @@ export function renderVerify(r: VerifyReport): string {
   const pinned = r.build.pinnedIn ? ` (pinned in ${r.build.pinnedIn})` : '';
   const lines = [
     VERDICT_LINE[r.verdict],
+    ...(r.bootimages.verdict === 'differs' ? ["DRIFT: the payload's bootimage stream (coreos-bootimages) is not the pinned build"] : []),
     '',
     `Bootimage: RHCOS ${r.build.build} ${r.build.arch}, channel ${r.build.channel}${pinned}`,
     keyValues([

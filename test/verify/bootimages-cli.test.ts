@@ -141,6 +141,9 @@ describe('verify: the payload bootimage stream', () => {
     const t = await verify(refs.old!, BASE9);
     expect(t.exitCode).toBe(1);
     expect(t.stdout).toContain(`Bootimage stream: DIFFERS, ${BASE9_OLD} (data.stream, x86_64), pinned ${BASE9}\n`);
+    expect(t.stdout).toMatch(
+      /^consistent: the payload ships the bootimage's OS image\nDRIFT: the payload's bootimage stream \(coreos-bootimages\) is not the pinned build\n\n/,
+    );
     expect(t.stdout).toMatch(/^Meaning: the installer would boot new machines from a different build than the one pinned/m);
   });
 
