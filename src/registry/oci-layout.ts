@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import { OsimageError, UsageError, describe } from '../errors.js';
 import { isMissing, noSuchFile } from '../files/read.js';
 import {
+  MAX_MANIFEST_BYTES,
   MEDIA_TYPES,
   isIndex,
   type Descriptor,
@@ -23,9 +24,6 @@ import { checkManifest } from './documents.js';
 import { sha256Digest, verifyBytes, verifyingStream } from './digest.js';
 
 export const REF_NAME_ANNOTATION = 'org.opencontainers.image.ref.name';
-
-/** Largest index.json or manifest we read into memory. */
-const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 
 /** Files of a layout, wherever they live: a folder, or entries of a tar. Paths are layout-relative (`blobs/sha256/…`). */
 export interface LayoutFiles {

@@ -22,6 +22,7 @@ import type { ImageReference } from './reference.js';
 import { RegistryError, statusFrom } from './errors.js';
 import type { RegistryTransport } from './transport.js';
 import {
+  MAX_MANIFEST_BYTES,
   MEDIA_TYPES,
   type Descriptor,
   type FetchedManifest,
@@ -35,9 +36,6 @@ import { isValidSize, sha256Digest, verifyBytes, verifyingStream } from './diges
 import { getByDigest, putByDigest } from '../cache/by-digest.js';
 import { tagKey } from '../cache/keys.js';
 import type { CacheStore } from '../cache/store.js';
-
-/** Manifests are small documents; a bigger one is refused (as containers/image does). */
-export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 
 /** What we ask for: OCI index and manifest, Docker list and schema2. Never schema1. */
 export const MANIFEST_ACCEPT = [MEDIA_TYPES.ociIndex, MEDIA_TYPES.ociManifest, MEDIA_TYPES.dockerList, MEDIA_TYPES.dockerManifest].join(

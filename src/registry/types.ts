@@ -6,6 +6,9 @@ import type { Readable } from 'node:stream';
 import type { CacheStore } from '../cache/store.js';
 import type { OnWarning } from '../errors.js';
 
+/** Manifests and indexes are small documents; a bigger one is refused (as containers/image does), on every transport. */
+export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+
 export const MEDIA_TYPES = {
   ociIndex: 'application/vnd.oci.image.index.v1+json',
   ociManifest: 'application/vnd.oci.image.manifest.v1+json',

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { OsimageError, type Warning } from '../../src/errors.js';
 import { openPushTarget } from '../../src/registry/push.js';
 import { RegistryError } from '../../src/registry/errors.js';
-import { MANIFEST_ACCEPT, MAX_MANIFEST_BYTES, openRemote, type RemoteOptions } from '../../src/registry/remote.js';
-import { MEDIA_TYPES, isIndex, type ImageIndex } from '../../src/registry/types.js';
+import { MANIFEST_ACCEPT, openRemote, type RemoteOptions } from '../../src/registry/remote.js';
+import { MAX_MANIFEST_BYTES, MEDIA_TYPES, isIndex, type ImageIndex } from '../../src/registry/types.js';
 import { sha256Digest } from '../../src/registry/digest.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { printLogsOnFailure, startRegistry, type TestRegistry } from '../helpers/registry.js';
