@@ -5,14 +5,12 @@
  * fails the test instead of hanging it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { openRemote, type RemoteOptions } from '../../src/registry/remote.js';
 import { MEDIA_TYPES } from '../../src/registry/types.js';
-import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
-import { printLogsOnFailure, startRegistry, type TestRegistry } from '../helpers/registry.js';
-import { makeImage, pushImage, readAll, type TestImage } from './fixtures.js';
+import type { FaultProxy } from '../helpers/fault-proxy.js';
+import { readAll, type TestImage, useProxiedImage } from './fixtures.js';
 
-let reg: TestRegistry;
 let proxy: FaultProxy;
 let image: TestImage;
 let ref: string;
@@ -21,20 +19,9 @@ const opts = (): RemoteOptions => ({ insecure: true, retry: RETRY, env: {} });
 /** The "endless" body stops here: far more than any socket buffer, little enough to finish quickly. */
 const BOUND = 256 * 1024 * 1024;
 
-printLogsOnFailure(() => reg);
-
-beforeAll(async () => {
-  reg = await startRegistry({ mode: 'open' });
-  proxy = await startFaultProxy(reg.url);
-  image = await makeImage({ noise: 200 });
-  ref = `${proxy.host}/ocp/release:4.16.0`;
-  await pushImage(ref, image, { insecure: true, env: {} });
+useProxiedImage(200, (s) => {
+  ({ proxy, image, ref } = s);
 });
-afterAll(async () => {
-  await proxy?.close();
-  await reg?.stop();
-});
-beforeEach(() => proxy.clear());
 
 /** Answer 200 with a chunked body of zeros that goes on until the client hangs up (or BOUND); report bytes written. */
 function endless(sent: { bytes: number; closedByClient: boolean }) {

@@ -6,9 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { openPushTarget, type PushOptions } from '../../src/registry/push.js';
 import { MEDIA_TYPES, type Descriptor, type Platform } from '../../src/registry/types.js';
 import { sha256Digest } from '../../src/registry/digest.js';
+import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
+import { printLogsOnFailure, startRegistry, type TestRegistry } from '../helpers/registry.js';
 
 export interface Blob {
   desc: Descriptor;
@@ -102,4 +105,35 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of stream) chunks.push(c as Buffer);
   return Buffer.concat(chunks);
+}
+
+export interface ProxiedImage {
+  reg: TestRegistry;
+  proxy: FaultProxy;
+  image: TestImage;
+  /** The image's reference through the proxy: `PROXY/ocp/release:4.16.0`. */
+  ref: string;
+}
+
+/**
+ * For a test file: the real registry (open), the fault proxy in front of it, and one image of `noise` random
+ * bytes pushed through the proxy; the proxy's log is cleared before each test. `set` receives them once running.
+ */
+export function useProxiedImage(noise: number, set: (s: ProxiedImage) => void): void {
+  let reg: TestRegistry | undefined;
+  let proxy: FaultProxy | undefined;
+  printLogsOnFailure(() => reg);
+  beforeAll(async () => {
+    reg = await startRegistry({ mode: 'open' });
+    proxy = await startFaultProxy(reg.url);
+    const image = await makeImage({ noise });
+    const ref = `${proxy.host}/ocp/release:4.16.0`;
+    await pushImage(ref, image, { insecure: true, env: {} });
+    set({ reg, proxy, image, ref });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await reg?.stop();
+  });
+  beforeEach(() => proxy?.clear());
 }

@@ -2,18 +2,16 @@
  * Against the real distribution registry without auth, through the fault proxy: push and pull,
  * negotiation, verification, retries and resumed blobs.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { OsimageError, type Warning } from '../../src/errors.js';
 import { openPushTarget } from '../../src/registry/push.js';
 import { RegistryError } from '../../src/registry/errors.js';
 import { MANIFEST_ACCEPT, openRemote, type RemoteOptions } from '../../src/registry/remote.js';
 import { MAX_MANIFEST_BYTES, MEDIA_TYPES, isIndex, type ImageIndex } from '../../src/registry/types.js';
 import { sha256Digest } from '../../src/registry/digest.js';
-import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
-import { printLogsOnFailure, startRegistry, type TestRegistry } from '../helpers/registry.js';
-import { makeImage, pushImage, pushIndex, readAll, type TestImage } from './fixtures.js';
+import type { FaultProxy } from '../helpers/fault-proxy.js';
+import { makeImage, pushImage, pushIndex, readAll, type TestImage, useProxiedImage } from './fixtures.js';
 
-let reg: TestRegistry;
 let proxy: FaultProxy;
 let image: TestImage;
 let ref: string;
@@ -22,20 +20,9 @@ const RETRY_AFTER_SLACK = 990;
 const RETRY = { retries: 3, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 5_000 };
 const opts = (extra: RemoteOptions = {}): RemoteOptions => ({ insecure: true, retry: RETRY, env: {}, ...extra });
 
-printLogsOnFailure(() => reg);
-
-beforeAll(async () => {
-  reg = await startRegistry({ mode: 'open' });
-  proxy = await startFaultProxy(reg.url);
-  image = await makeImage({ noise: 8192 });
-  ref = `${proxy.host}/ocp/release:4.16.0`;
-  await pushImage(ref, image, { insecure: true, env: {} });
+useProxiedImage(8192, (s) => {
+  ({ proxy, image, ref } = s);
 });
-afterAll(async () => {
-  await proxy?.close();
-  await reg?.stop();
-});
-beforeEach(() => proxy.clear());
 
 const blobPath = (digest: string) => new RegExp(`/v2/ocp/release/blobs/${digest}$`);
 const manifestPath = (id: string) => new RegExp(`/v2/ocp/release/manifests/${id.replace('.', '\\.')}$`);
