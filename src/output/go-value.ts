@@ -1,0 +1,148 @@
+/**
+ * Decoded JSON printed the way Go prints it, for the `-o jsonpath` and `-o go-template` printers that must match
+ * oc byte for byte: `%v` (fmt.Fprint), `%#v` (the jsonpath error dump), strconv.Quote, and encoding/json's
+ * Marshal / MarshalIndent (map keys sorted, `<>&` escaped as `\u003c`…). Go 1.19, what oc 4.13 is built with.
+ *
+ * Numbers: encoding/json decodes every JSON number into a float64 (the jsonpath printer), while the go-template
+ * printer decodes integers into int64 (k8s.io/apimachinery's json). `ints: true` prints whole numbers as int64.
+ */
+
+export interface GoPrintOptions {
+  /** Whole numbers (below 2^63) are int64, as the go-template printer decodes them; else every number is a float64. */
+  ints?: boolean;
+}
+
+/** True when a number decoded by the go-template printer is an int64 rather than a float64. */
+export function isGoInt(n: number): boolean {
+  return Number.isInteger(n) && Math.abs(n) < 2 ** 63;
+}
+
+/** The shortest decimal digits and the exponent of a finite, non-zero |n|: 1234.5 → ['12345', 3]. */
+function shortestDigits(n: number): [string, number] {
+  const [mant, exp] = Math.abs(n).toExponential().split('e') as [string, string];
+  return [mant.replace('.', ''), Number(exp)];
+}
+
+/** A float64 as Go's `%v` prints it: `%g` with the shortest digits, exponent form when exp < -4 || exp >= 6. */
+export function formatGoFloat(n: number): string {
+  if (Number.isNaN(n)) return 'NaN';
+  if (!Number.isFinite(n)) return n > 0 ? '+Inf' : '-Inf';
+  if (n === 0) return Object.is(n, -0) ? '-0' : '0';
+  const sign = n < 0 ? '-' : '';
+  const [digits, exp] = shortestDigits(n);
+  if (exp < -4 || exp >= 6) {
+    const mant = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    return `${sign}${mant}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+  }
+  if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
+  const whole = digits.slice(0, exp + 1).padEnd(exp + 1, '0');
+  const frac = digits.slice(exp + 1);
+  return `${sign}${whole}${frac ? `.${frac}` : ''}`;
+}
+
+/** Map keys in the order Go sorts them (by bytes). */
+export function sortedKeys(o: object): string[] {
+  return Object.keys(o).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+}
+
+/** An int (not a float64) in a template: jsonpath's integer literals and indexes, which Go keeps apart from JSON numbers. */
+export class GoInt {
+  constructor(readonly value: number) {}
+}
+
+/** The Go type name fmt and reflect print for a decoded JSON value. */
+export function goTypeName(v: unknown, o: GoPrintOptions = {}): string {
+  if (v === null || v === undefined) return 'interface {}';
+  if (v instanceof GoInt) return 'int';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'number') return o.ints && isGoInt(v) ? 'int64' : 'float64';
+  if (typeof v === 'boolean') return 'bool';
+  if (Array.isArray(v)) return '[]interface {}';
+  return 'map[string]interface {}';
+}
+
+const isPrint = (c: string) => c === ' ' || !/[\p{C}\p{Z}]/u.test(c);
+
+/** strconv.Quote. */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const c of s) {
+    const cp = c.codePointAt(0)!;
+    if (c === '"' || c === '\\') out += `\\${c}`;
+    else if (isPrint(c) && !(cp >= 0xd800 && cp <= 0xdfff)) out += c;
+    else if (c === '\x07') out += '\\a';
+    else if (c === '\b') out += '\\b';
+    else if (c === '\f') out += '\\f';
+    else if (c === '\n') out += '\\n';
+    else if (c === '\r') out += '\\r';
+    else if (c === '\t') out += '\\t';
+    else if (c === '\v') out += '\\v';
+    else if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, '0')}`;
+    else if (cp >= 0xd800 && cp <= 0xdfff) out += '\\ufffd';
+    else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, '0')}`;
+    else out += `\\U${cp.toString(16).padStart(8, '0')}`;
+  }
+  return `${out}"`;
+}
+
+/** `%#v` of a decoded JSON value (float64 numbers): `map[string]interface {}{"a":[]interface {}{"x"}, "b":interface {}(nil)}`. */
+export function goSyntax(v: unknown): string {
+  if (v === null || v === undefined) return 'interface {}(nil)';
+  if (typeof v === 'string') return goQuote(v);
+  if (typeof v === 'number') return formatGoFloat(v);
+  if (typeof v === 'boolean') return String(v);
+  if (v instanceof GoInt) return String(v.value);
+  if (Array.isArray(v)) return `[]interface {}{${v.map((x) => goSyntax(x)).join(', ')}}`;
+  const m = v as Record<string, unknown>;
+  const body = sortedKeys(m)
+    .map((k) => `${goQuote(k)}:${goSyntax(m[k])}`)
+    .join(', ');
+  return `map[string]interface {}{${body}}`;
+}
+
+const HEX = '0123456789abcdef';
+
+/** encoding/json's string encoding (HTML-safe, as json.Marshal does). */
+function jsonString(s: string): string {
+  let out = '"';
+  for (const c of s) {
+    const cp = c.codePointAt(0)!;
+    if (c === '"' || c === '\\') out += `\\${c}`;
+    else if (c === '\n') out += '\\n';
+    else if (c === '\r') out += '\\r';
+    else if (c === '\t') out += '\\t';
+    else if (cp < 0x20 || c === '<' || c === '>' || c === '&') out += `\\u00${HEX[cp >> 4]}${HEX[cp & 15]}`;
+    else if (cp === 0x2028 || cp === 0x2029) out += `\\u${cp.toString(16)}`;
+    else if (cp >= 0xd800 && cp <= 0xdfff) out += '\\ufffd';
+    else out += c;
+  }
+  return `${out}"`;
+}
+
+export interface GoJsonOptions {
+  /** json.MarshalIndent(v, "", indent); compact (json.Marshal) when undefined. */
+  indent?: string;
+  /** Keys sorted as Go sorts a map's (default); false keeps the object's order, as a Go struct's fields. */
+  sortKeys?: boolean;
+}
+
+/** json.Marshal / json.MarshalIndent of a decoded JSON value. */
+export function goJson(v: unknown, o: GoJsonOptions = {}, depth = 0): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'string') return jsonString(v);
+  if (typeof v === 'number') return JSON.stringify(v);
+  if (typeof v === 'boolean') return String(v);
+  if (v instanceof GoInt) return String(v.value);
+  const { indent } = o;
+  const nl = indent === undefined ? '' : `\n${indent.repeat(depth + 1)}`;
+  const end = indent === undefined ? '' : `\n${indent.repeat(depth)}`;
+  if (Array.isArray(v)) {
+    if (v.length === 0) return '[]';
+    return `[${v.map((x) => nl + goJson(x, o, depth + 1)).join(',')}${end}]`;
+  }
+  const m = v as Record<string, unknown>;
+  const keys = o.sortKeys === false ? Object.keys(m) : sortedKeys(m);
+  if (keys.length === 0) return '{}';
+  const colon = indent === undefined ? ':' : ': ';
+  return `{${keys.map((k) => `${nl}${jsonString(k)}${colon}${goJson(m[k], o, depth + 1)}`).join(',')}${end}}`;
+}
