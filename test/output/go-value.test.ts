@@ -1,0 +1,73 @@
+/** Go's printing of decoded JSON (src/output/go-value.ts, go-fmt.ts): the building blocks of the -o template printers. */
+import { describe, expect, test } from 'vitest';
+import { goPrint, sprintf } from '../../src/output/go-fmt.js';
+import { GoInt, formatGoFloat, goJson, goQuote, goSyntax } from '../../src/output/go-value.js';
+
+describe("a float64 as Go's %v prints it", () => {
+  test.each([
+    [67939151, '6.7939151e+07'],
+    [4, '4'],
+    [0.5, '0.5'],
+    [1022, '1022'],
+    [100000, '100000'],
+    [1000000, '1e+06'],
+    [123456, '123456'],
+    [1234567.5, '1.2345675e+06'],
+    [0.0001, '0.0001'],
+    [0.00001, '1e-05'],
+    [1.5e-7, '1.5e-07'],
+    [1e21, '1e+21'],
+    [1.2345678901234569e23, '1.2345678901234569e+23'],
+    [1e100, '1e+100'],
+    [-2.5, '-2.5'],
+    [-1234567, '-1.234567e+06'],
+    [0, '0'],
+  ])('%d → %s', (n, s) => {
+    expect(formatGoFloat(n)).toBe(s);
+  });
+});
+
+describe('%v of values', () => {
+  test('jsonpath: every number is a float64; go-template: whole numbers are int64', () => {
+    const v = { b: [1, 'x', null, true], a: { z: 67939151, y: 0.5 } };
+    expect(goPrint(v)).toBe('map[a:map[y:0.5 z:6.7939151e+07] b:[1 x <nil> true]]');
+    expect(goPrint(v, { ints: true })).toBe('map[a:map[y:0.5 z:67939151] b:[1 x <nil> true]]');
+  });
+});
+
+describe("encoding/json's output", () => {
+  test('sorted keys, compact or indented, HTML-safe strings, Go control escapes', () => {
+    const v = { b: '<a&b>\u2028\u0001\n\t"\\', a: [], c: {}, d: [1.5, 67939151, 1e21, null, false] };
+    expect(goJson(v)).toBe('{"a":[],"b":"\\u003ca\\u0026b\\u003e\\u2028\\u0001\\n\\t\\"\\\\","c":{},"d":[1.5,67939151,1e+21,null,false]}');
+    expect(goJson({ y: [1], x: 2 }, { indent: '    ' })).toBe('{\n    "x": 2,\n    "y": [\n        1\n    ]\n}');
+    expect(goJson({ y: 1, x: 2 }, { sortKeys: false })).toBe('{"y":1,"x":2}');
+    expect(goJson([new GoInt(3)])).toBe('[3]');
+  });
+});
+
+describe('%#v and strconv.Quote (the jsonpath error dump)', () => {
+  test('maps, slices, nil, strings', () => {
+    expect(goSyntax({ b: [1, 'x'], a: null, c: true })).toBe(
+      'map[string]interface {}{"a":interface {}(nil), "b":[]interface {}{1, "x"}, "c":true}',
+    );
+    expect(goQuote('a"b\\c\n\x01é\u202e')).toBe('"a\\"b\\\\c\\n\\x01é\\u202e"');
+  });
+});
+
+describe('printf', () => {
+  test.each([
+    ['%s %d %t', ['s', 42, true], 's 42 true'],
+    ['%x %X %o %c %q', [255, 255, 8, 65, 'q\n'], 'ff FF 10 A "q\\n"'],
+    [
+      '%e %g %.2g %+d %6.1f|%-6d|%06d',
+      [1234.5678, 0.000012, 1234.5, 5, 3.14159, 7, -42],
+      '1.234568e+03 1.2e-05 1.2e+03 +5    3.1|7     |-00042',
+    ],
+    ['%d %z %', ['x', 1], '%!d(string=x) %!z(int64=1) %!(NOVERB)'],
+    ['%v %s', [{ a: 1 }, null], 'map[a:1] %!s(<nil>)'],
+    ['%5s|%-5s|%.2s', ['ab', 'ab', 'abc'], '   ab|ab   |ab'],
+    ['100%%', [], '100%'],
+  ])('%s', (format, args, out) => {
+    expect(sprintf(format, args)).toBe(out);
+  });
+});
