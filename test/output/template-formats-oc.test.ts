@@ -50,7 +50,7 @@ describe('the printers against oc 4.13, case by case', () => {
     // oc's first line, without the dump of the object that follows a jsonpath execution error.
     const ocError = oc.stderr
       .slice('error: '.length)
-      .replace(/\. Printing more information for debugging the template:\n[^]*$/, '')
+      .replace(/\. Printing more information for debugging the template:\n.*$/s, '')
       .replace(/\n$/, '');
     expect(mine.error).toBe(ocError);
     // Parse errors are found before the network: a usage error here; oc finds them after reading the image.
