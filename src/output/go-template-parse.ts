@@ -5,6 +5,7 @@
  * texts are Go's (`template: output:1: unclosed action`). Named templates (define, template, block) are refused
  * with a message naming what is supported. Execution is go-template.ts.
  */
+import { goRuneName as runeName, goUnquote } from './go-value.js';
 
 /** Functions a template may call: Go's builtins that make sense over JSON, and kubectl's exists / base64decode. */
 export const TEMPLATE_FUNCTIONS = [
@@ -115,11 +116,6 @@ const isSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\r'
 const isAlphaNumeric = (c: string | undefined) => c !== undefined && c !== '' && (c === '_' || /^[\p{L}\p{Nd}]$/u.test(c));
 const hasLeftTrim = (s: string) => s.length >= 2 && s[0] === '-' && isSpace(s[1]);
 const hasRightTrim = (s: string) => s.length >= 2 && isSpace(s[0]) && s[1] === '-';
-
-function runeName(r: string): string {
-  const hex = `U+${r.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-  return /[\p{C}\p{Z}]/u.test(r) && r !== ' ' ? hex : `${hex} '${r}'`;
-}
 
 /** Go's lexer: the whole input as tokens, ending with `eof` or one `error` token. */
 function lex(input: string): Token[] {
@@ -287,26 +283,9 @@ function tokenString(t: Token): string {
   return t.val.length > 10 ? `${JSON.stringify(t.val.slice(0, 10))}...` : q;
 }
 
-/** strconv.Unquote for "…", `…` and '…' (a character constant is its code point). */
+/** A string token's text (`…` raw; "…" and '…' as strconv.Unquote reads them). */
 function unquote(s: string): string | undefined {
-  if (s.startsWith('`')) return s.slice(1, -1);
-  if (s.startsWith("'")) {
-    try {
-      return JSON.parse(`"${s.slice(1, -1).replace(/\\'/g, "'").replace(/"/g, '\\"')}"`) as string;
-    } catch {
-      return undefined;
-    }
-  }
-  try {
-    return JSON.parse(
-      s
-        .replace(/\\x([0-9a-fA-F]{2})/g, '\\u00$1')
-        .replace(/\\a/g, '\\u0007')
-        .replace(/\\v/g, '\\u000b'),
-    ) as string;
-  } catch {
-    return undefined;
-  }
+  return s.startsWith('`') ? s.slice(1, -1) : goUnquote(s);
 }
 
 type End = { t: 'end' | 'else'; pos: number; elseIf: boolean };

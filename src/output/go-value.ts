@@ -146,3 +146,53 @@ export function goJson(v: unknown, o: GoJsonOptions = {}, depth = 0): string {
   const colon = indent === undefined ? ':' : ': ';
   return `{${keys.map((k) => `${nl}${jsonString(k)}${colon}${goJson(m[k], o, depth + 1)}`).join(',')}${end}}`;
 }
+
+/** Go's `%#U`: `U+0023 '#'` (the character only when it is printable). */
+export function goRuneName(r: string): string {
+  const hex = `U+${r.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  return isPrint(r) ? `${hex} '${r}'` : hex;
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\' };
+
+/**
+ * strconv.Unquote of a "…" or '…' string (client-go's UnquoteExtend: jsonpath takes '…' as a string too; Go
+ * templates take it as one character); undefined for invalid syntax.
+ */
+export function goUnquote(s: string): string | undefined {
+  const quote = s[0];
+  if (s.length < 2 || quote !== s.at(-1) || (quote !== '"' && quote !== "'")) return undefined;
+  let rest = s.slice(1, -1);
+  if (!rest.includes('\\') && !rest.includes(quote)) return rest;
+  let out = '';
+  while (rest.length > 0) {
+    const c = rest[0]!;
+    if (c === quote) return undefined;
+    if (c !== '\\') {
+      const r = String.fromCodePoint(rest.codePointAt(0)!);
+      out += r;
+      rest = rest.slice(r.length);
+      continue;
+    }
+    if (rest.length <= 1) return undefined;
+    const e = rest[1]!;
+    rest = rest.slice(2);
+    if (e in SIMPLE_ESCAPES) out += SIMPLE_ESCAPES[e];
+    else if (e === 'x' || e === 'u' || e === 'U') {
+      const n = e === 'x' ? 2 : e === 'u' ? 4 : 8;
+      const hex = rest.slice(0, n);
+      if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex)) return undefined;
+      const v = Number.parseInt(hex, 16);
+      if (e !== 'x' && (v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))) return undefined;
+      out += String.fromCodePoint(v);
+      rest = rest.slice(n);
+    } else if (e >= '0' && e <= '7') {
+      const oct = e + rest.slice(0, 2);
+      if (!/^[0-7]{3}$/.test(oct) || Number.parseInt(oct, 8) > 255) return undefined;
+      out += String.fromCodePoint(Number.parseInt(oct, 8));
+      rest = rest.slice(2);
+    } else if ((e === "'" || e === '"') && e === quote) out += e;
+    else return undefined;
+  }
+  return out;
+}

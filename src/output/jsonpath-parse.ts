@@ -4,6 +4,7 @@
  * tree, the same quirks (a quoted key with a dot is two fields; `[]` is `[0]`) and the same error texts.
  * Evaluation is jsonpath.ts.
  */
+import { goRuneName as runeName, goUnquote } from './go-value.js';
 
 export interface SliceParam {
   known: boolean;
@@ -38,13 +39,6 @@ const isEndOfLine = (r: string) => r === '\r' || r === '\n';
 const isTerminator = (r: string) => r === ' ' || r === '\t' || isEndOfLine(r) || [EOF, '.', ',', '[', ']', '$', '@', '{', '}'].includes(r);
 const isAlphaNumeric = (r: string) => r !== EOF && (r === '_' || /^[\p{L}\p{Nd}]$/u.test(r));
 const isDigit = (r: string) => r !== EOF && /^\p{Nd}$/u.test(r);
-
-/** Go's `%#U`: `U+0023 '#'`. */
-function runeName(r: string): string {
-  const cp = r.codePointAt(0)!;
-  const hex = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
-  return /[\p{C}\p{Z}]/u.test(r) && r !== ' ' ? hex : `${hex} '${r}'`;
-}
 
 const fail = (message: string): never => {
   throw new JsonPathSyntaxError(message);
@@ -248,7 +242,7 @@ class Parser {
       if (r === quote && this.input[this.pos - 2] !== '\\') break;
     }
     const value = this.consumeText();
-    const s = unquoteExtend(value);
+    const s = goUnquote(value);
     if (s === undefined) fail(`unquote string ${value} error invalid syntax`);
     cur.nodes.push({ t: 'text', text: s! });
   }
@@ -271,47 +265,6 @@ class Parser {
 /** `{text}` parsed on its own, its one list (filters, unions and quoted keys are parsed so). */
 function parseAction(text: string): ListNode {
   return new Parser(`{${text}}`).parse().nodes[0] as ListNode;
-}
-
-const SIMPLE_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\' };
-
-/** client-go's UnquoteExtend: strconv.Unquote for "…" and '…' strings; undefined for invalid syntax. */
-export function unquoteExtend(s: string): string | undefined {
-  const quote = s[0];
-  if (s.length < 2 || quote !== s.at(-1) || (quote !== '"' && quote !== "'")) return undefined;
-  let rest = s.slice(1, -1);
-  if (!rest.includes('\\') && !rest.includes(quote)) return rest;
-  let out = '';
-  while (rest.length > 0) {
-    const c = rest[0]!;
-    if (c === quote) return undefined;
-    if (c !== '\\') {
-      const r = String.fromCodePoint(rest.codePointAt(0)!);
-      out += r;
-      rest = rest.slice(r.length);
-      continue;
-    }
-    if (rest.length <= 1) return undefined;
-    const e = rest[1]!;
-    rest = rest.slice(2);
-    if (e in SIMPLE_ESCAPES) out += SIMPLE_ESCAPES[e];
-    else if (e === 'x' || e === 'u' || e === 'U') {
-      const n = e === 'x' ? 2 : e === 'u' ? 4 : 8;
-      const hex = rest.slice(0, n);
-      if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(hex)) return undefined;
-      const v = Number.parseInt(hex, 16);
-      if (e !== 'x' && (v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))) return undefined;
-      out += String.fromCodePoint(v);
-      rest = rest.slice(n);
-    } else if (e >= '0' && e <= '7') {
-      const oct = e + rest.slice(0, 2);
-      if (!/^[0-7]{3}$/.test(oct) || Number.parseInt(oct, 8) > 255) return undefined;
-      out += String.fromCodePoint(Number.parseInt(oct, 8));
-      rest = rest.slice(2);
-    } else if ((e === "'" || e === '"') && e === quote) out += e;
-    else return undefined;
-  }
-  return out;
 }
 
 /** Parse a JSONPath template; throws JsonPathSyntaxError with client-go's message. */
