@@ -4,7 +4,7 @@
  * The common verbs (%v %s %d %q %t %f %e %g %x %X %o %b %c %%), flags (- + 0 space #), width and precision, and
  * Go's complaints in the output (`%!d(string=x)`, `%!v(MISSING)`, `%!(EXTRA int=1)`).
  */
-import { GoInt, type GoPrintOptions, formatGoFloat, goQuote, goTypeName, isGoInt, sortedKeys } from './go-value.js';
+import { GoFloat, GoInt, type GoPrintOptions, formatGoFloat, goQuote, goTypeName, isGoInt, sortedKeys } from './go-value.js';
 
 /** The go-template printer's numbers: whole numbers are int64. */
 const TEMPLATE: GoPrintOptions = { ints: true };
@@ -14,6 +14,7 @@ type Kind = 'nil' | 'bool' | 'int' | 'float' | 'string' | 'slice' | 'map';
 function kindOf(v: unknown, o: GoPrintOptions): Kind {
   if (v === null || v === undefined) return 'nil';
   if (v instanceof GoInt) return 'int';
+  if (v instanceof GoFloat) return 'float';
   if (typeof v === 'boolean') return 'bool';
   if (typeof v === 'number') return o.ints && isGoInt(v) ? 'int' : 'float';
   if (typeof v === 'string') return 'string';
@@ -89,6 +90,51 @@ function formatInt(v: unknown, verb: string, spec: Spec): string {
   return pad(signed(digits, neg, spec), spec, true);
 }
 
+/** A finite a >= 0 exactly as int / 10^scale (every float64 has a finite decimal expansion). */
+function exactDecimal(a: number): { int: bigint; scale: number } {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, a);
+  const bits = view.getBigUint64(0);
+  const biased = Number((bits >> 52n) & 0x7ffn);
+  const frac = bits & ((1n << 52n) - 1n);
+  const mant = biased === 0 ? frac : frac | (1n << 52n);
+  const e = (biased === 0 ? 1 : biased) - 1075;
+  return e >= 0 ? { int: mant << BigInt(e), scale: 0 } : { int: mant * 5n ** BigInt(-e), scale: -e };
+}
+
+/** a rounded to `places` decimal places (negative: tens, hundreds…), ties to even as Go's strconv: a / 10^-places. */
+function roundTo(a: number, places: number): bigint {
+  const { int, scale } = exactDecimal(a);
+  if (places >= scale) return int * 10n ** BigInt(places - scale);
+  const div = 10n ** BigInt(scale - places);
+  const q = int / div;
+  const r2 = (int % div) * 2n;
+  return r2 > div || (r2 === div && q % 2n === 1n) ? q + 1n : q;
+}
+
+/** `%.Nf` of a >= 0. */
+function fixed(a: number, places: number): string {
+  const digits = roundTo(a, places)
+    .toString()
+    .padStart(places + 1, '0');
+  return places === 0 ? digits : `${digits.slice(0, -places)}.${digits.slice(-places)}`;
+}
+
+/** a >= 0 with `prec` digits after the first: [mantissa digits, exponent]. */
+function exponential(a: number, prec: number): [string, number] {
+  if (a === 0) return ['0'.repeat(prec + 1), 0];
+  const { int, scale } = exactDecimal(a);
+  let exp = int.toString().length - 1 - scale;
+  let digits = roundTo(a, prec - exp).toString();
+  if (digits.length > prec + 1) {
+    digits = digits.slice(0, prec + 1);
+    exp++;
+  }
+  return [digits, exp];
+}
+
+const expSuffix = (exp: number) => `e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+
 function formatFloat(x: number, verb: string, spec: Spec): string {
   const neg = x < 0 || Object.is(x, -0);
   const a = Math.abs(x);
@@ -102,18 +148,17 @@ function formatFloat(x: number, verb: string, spec: Spec): string {
       break;
     case 'f':
     case 'F':
-      s = a.toFixed(spec.prec ?? 6);
+      s = fixed(a, spec.prec ?? 6);
       break;
     case 'e':
     case 'E': {
-      const [m, e] = a.toExponential(spec.prec ?? 6).split('e') as [string, string];
-      const exp = Number(e);
-      s = `${m}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+      const [digits, exp] = exponential(a, spec.prec ?? 6);
+      s = `${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ''}${expSuffix(exp)}`;
       if (verb === 'E') s = s.toUpperCase();
       break;
     }
     default:
-      return badVerb(verb, x);
+      return badVerb(verb, new GoFloat(x));
   }
   return pad(signed(s, neg, spec), spec, true);
 }
@@ -121,15 +166,14 @@ function formatFloat(x: number, verb: string, spec: Spec): string {
 /** `%.Ng`: N significant digits, exponent form when exp < -4 || exp >= N, trailing zeros dropped. */
 function gPrec(a: number, prec: number): string {
   const p = prec === 0 ? 1 : prec;
+  const [digits, exp] = exponential(a, p - 1);
+  const trimmed = digits.replace(/0+$/, '') || '0';
+  if (a !== 0 && (exp < -4 || exp >= p)) return `${trimmed[0]}${trimmed.length > 1 ? `.${trimmed.slice(1)}` : ''}${expSuffix(exp)}`;
   if (a === 0) return '0';
-  const [m, e] = a.toExponential(p - 1).split('e') as [string, string];
-  const exp = Number(e);
-  if (exp < -4 || exp >= p) {
-    const mant = m.includes('.') ? m.replace(/0+$/, '').replace(/\.$/, '') : m;
-    return `${mant}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  }
-  const fixed = a.toFixed(Math.max(p - 1 - exp, 0));
-  return fixed.includes('.') ? fixed.replace(/0+$/, '').replace(/\.$/, '') : fixed;
+  if (exp < 0) return `0.${'0'.repeat(-exp - 1)}${trimmed}`;
+  const whole = trimmed.slice(0, exp + 1).padEnd(exp + 1, '0');
+  const frac = trimmed.slice(exp + 1);
+  return frac ? `${whole}.${frac}` : whole;
 }
 
 function formatString(s: string, verb: string, spec: Spec): string {
@@ -160,7 +204,7 @@ function formatValue(v: unknown, verb: string, spec: Spec, o: GoPrintOptions = T
     case 'int':
       return formatInt(v, verb, spec);
     case 'float':
-      return formatFloat(v as number, verb, spec);
+      return formatFloat(v instanceof GoFloat ? v.value : (v as number), verb, spec);
     case 'string':
       return formatString(v as string, verb, spec);
     case 'slice':

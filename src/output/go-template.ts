@@ -7,7 +7,7 @@
  */
 import { goPrint, sprint, sprintf, sprintln } from './go-fmt.js';
 import { type Arg, type Cmd, type ControlNode, type Pipe, type TemplateNode, argString, parseGoTemplate } from './go-template-parse.js';
-import { GoInt, goTypeName, isGoInt, sortedKeys } from './go-value.js';
+import { GoFloat, GoInt, goTypeName, isGoInt, sortedKeys } from './go-value.js';
 
 export { GoTemplateSyntaxError, parseGoTemplate } from './go-template-parse.js';
 
@@ -24,7 +24,8 @@ class Break {}
 class Continue {}
 class Fail extends Error {}
 
-const isMap = (v: Value): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof GoInt);
+const isMap = (v: Value): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof GoInt) && !(v instanceof GoFloat);
 const fail = (message: string): never => {
   throw new Fail(message);
 };
@@ -35,7 +36,7 @@ function truth(v: Value): boolean {
   if (typeof v === 'boolean') return v;
   if (typeof v === 'string' || Array.isArray(v)) return v.length > 0;
   if (typeof v === 'number') return v !== 0;
-  if (v instanceof GoInt) return v.value !== 0;
+  if (v instanceof GoInt || v instanceof GoFloat) return v.value !== 0;
   return Object.keys(v as object).length > 0;
 }
 
@@ -46,15 +47,15 @@ type Kind = 'bool' | 'int' | 'float' | 'string' | 'invalid';
 function basicKind(v: Value): Kind {
   if (typeof v === 'boolean') return 'bool';
   if (v instanceof GoInt || (typeof v === 'number' && isGoInt(v))) return 'int';
-  if (typeof v === 'number') return 'float';
+  if (typeof v === 'number' || v instanceof GoFloat) return 'float';
   if (typeof v === 'string') return 'string';
   return 'invalid';
 }
-const num = (v: Value) => (v instanceof GoInt ? v.value : (v as number | string | boolean));
+const num = (v: Value) => (v instanceof GoInt || v instanceof GoFloat ? v.value : (v as number | string | boolean));
 
 function eq(a: Value, ...rest: Value[]): boolean {
   a = dig(a);
-  if (a !== undefined && typeof a === 'object' && !(a instanceof GoInt)) fail('invalid type for comparison');
+  if (a !== undefined && typeof a === 'object' && !(a instanceof GoInt) && !(a instanceof GoFloat)) fail('invalid type for comparison');
   if (rest.length === 0) fail('missing argument for comparison');
   const k1 = basicKind(a);
   for (let b of rest) {
@@ -65,7 +66,7 @@ function eq(a: Value, ...rest: Value[]): boolean {
       continue;
     }
     if (k1 === 'invalid') {
-      if (b !== undefined && typeof b === 'object') fail('invalid type for comparison');
+      if (isMap(b) || Array.isArray(b)) fail('invalid type for comparison');
       return true;
     }
     if (num(a) === num(b)) return true;
@@ -370,7 +371,7 @@ class State {
       case 'dot':
         return dot;
       case 'number':
-        return a.isFloat ? a.value : new GoInt(a.value);
+        return a.isFloat ? new GoFloat(a.value) : new GoInt(a.value);
       case 'string':
         return a.text;
       default:

@@ -50,10 +50,16 @@ export class GoInt {
   constructor(readonly value: number) {}
 }
 
+/** A float64 constant of a Go template (`{{1.0}}`), which a whole JS number cannot tell from an int64. */
+export class GoFloat {
+  constructor(readonly value: number) {}
+}
+
 /** The Go type name fmt and reflect print for a decoded JSON value. */
 export function goTypeName(v: unknown, o: GoPrintOptions = {}): string {
   if (v === null || v === undefined) return 'interface {}';
   if (v instanceof GoInt) return 'int';
+  if (v instanceof GoFloat) return 'float64';
   if (typeof v === 'string') return 'string';
   if (typeof v === 'number') return o.ints && isGoInt(v) ? 'int64' : 'float64';
   if (typeof v === 'boolean') return 'bool';
@@ -92,6 +98,7 @@ export function goSyntax(v: unknown): string {
   if (typeof v === 'number') return formatGoFloat(v);
   if (typeof v === 'boolean') return String(v);
   if (v instanceof GoInt) return String(v.value);
+  if (v instanceof GoFloat) return formatGoFloat(v.value);
   if (Array.isArray(v)) return `[]interface {}{${v.map((x) => goSyntax(x)).join(', ')}}`;
   const m = v as Record<string, unknown>;
   const body = sortedKeys(m)
@@ -133,6 +140,7 @@ export function goJson(v: unknown, o: GoJsonOptions = {}, depth = 0): string {
   if (typeof v === 'number') return JSON.stringify(v);
   if (typeof v === 'boolean') return String(v);
   if (v instanceof GoInt) return String(v.value);
+  if (v instanceof GoFloat) return JSON.stringify(v.value);
   const { indent } = o;
   const nl = indent === undefined ? '' : `\n${indent.repeat(depth + 1)}`;
   const end = indent === undefined ? '' : `\n${indent.repeat(depth)}`;

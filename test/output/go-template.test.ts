@@ -129,6 +129,7 @@ describe("errors in Go's words", () => {
     ['{{len 1 2}}', 'template: output:1:2: executing "output" at <len>: wrong number of args for len: want 1 got 2'],
     ['{{eq .size 1.5}}', 'template: output:1:2: executing "output" at <eq .size 1.5>: error calling eq: incompatible types for comparison'],
     ['{{range .size}}{{end}}', 'template: output:1:8: executing "output" at <.size>: range can\'t iterate over 67939151'],
+    ['{{eq 2.0 2}}', 'template: output:1:2: executing "output" at <eq 2.0 2>: error calling eq: incompatible types for comparison'],
     ['{{3 4}}', 'template: output:1:2: executing "output" at <3>: can\'t give argument to non-function 3'],
     ['{{nil}}', 'template: output:1:2: executing "output" at <nil>: nil is not a command'],
     ['{{.tags | .name}}', 'template: output:1:10: executing "output" at <.name>: name is not a method but has arguments'],

@@ -1,7 +1,7 @@
 /** Go's printing of decoded JSON (src/output/go-value.ts, go-fmt.ts): the building blocks of the -o template printers. */
 import { describe, expect, test } from 'vitest';
 import { goPrint, sprintf } from '../../src/output/go-fmt.js';
-import { GoInt, formatGoFloat, goJson, goQuote, goSyntax } from '../../src/output/go-value.js';
+import { GoFloat, GoInt, formatGoFloat, goJson, goQuote, goSyntax } from '../../src/output/go-value.js';
 
 describe("a float64 as Go's %v prints it", () => {
   test.each([
@@ -67,6 +67,18 @@ describe('printf', () => {
     ['%v %s', [{ a: 1 }, null], 'map[a:1] %!s(<nil>)'],
     ['%5s|%-5s|%.2s', ['ab', 'ab', 'abc'], '   ab|ab   |ab'],
     ['100%%', [], '100%'],
+    // Ties round to even as Go's strconv does (JavaScript's toFixed rounds them up):
+    // oc -o go-template='{{printf "%.0f %.1f %.2f %.1e %.3g %.0f %.2e %.1f" 2.5 3.25 1.005 1.25e10 2.675 0.5 9.999 9.96}}'
+    [
+      '%.0f %.1f %.2f %.1e %.3g %.0f %.2e %.1f',
+      [2.5, 3.25, 1.005, new GoFloat(1.25e10), 2.675, 0.5, 9.999, 9.96],
+      '2 3.2 1.00 1.2e+10 2.67 0 1.00e+01 10.0',
+    ],
+    [
+      '%f %.3g %.2g %.10g %.0e %G',
+      [1e21, 0.0001234, 100.5, 0.1, 5.5, 1e-7],
+      '1000000000000000000000.000000 0.000123 1e+02 0.1 6e+00 1E-07',
+    ],
   ])('%s', (format, args, out) => {
     expect(sprintf(format, args)).toBe(out);
   });
