@@ -370,7 +370,7 @@ describe('manifest lists', () => {
     const r = await osimage(['release', 'info', ref, '--filter-by-os=linux/s390x']);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      `error: failed to retrieve manifests from image ${ref}: filtered all images from manifest list (no platform matches linux/s390x; the list has linux/amd64, linux/arm64)`,
+      `error: unable to read image ${ref}: filtered all images from manifest list (no platform matches linux/s390x; the list has linux/amd64, linux/arm64)`,
     );
     expect(r.exitCode).toBe(1);
   });
