@@ -45,7 +45,6 @@ const POSIX: Record<string, string> = {
   xdigit: '0-9A-Fa-f',
 };
 
-const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
 const isAlnum = (c: string) => /^[0-9A-Za-z]$/.test(c);
 const hex = (c: string | undefined) => (c !== undefined && /^[0-9A-Fa-f]$/.test(c) ? Number.parseInt(c, 16) : -1);
 
