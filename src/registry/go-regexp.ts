@@ -6,7 +6,7 @@
  * inside the expression) is refused with a reason of osimage's own.
  */
 
-/** Go's error: `error parsing regexp: CODE: `EXPR``, or a reason of osimage's own (`go: false`). */
+/** Go's error, `error parsing regexp: CODE: `EXPR``, or for what Go accepts and osimage cannot match, a reason of osimage's own. */
 export class GoRegexpError extends Error {
   constructor(message: string) {
     super(message);
