@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { goField, goJson, goMapOrder, goString } from '../../src/go-json.js';
 
 describe('goString', () => {
-  it("escapes as Go does: HTML characters, U+2028/9, controls as \\u00XX (Go 1.19 has no \\b or \\f)", () => {
+  it('escapes as Go does: HTML characters, U+2028/9, controls as \\u00XX (Go 1.19 has no \\b or \\f)', () => {
     expect(goString('a<b>&c')).toBe('"a\\u003cb\\u003e\\u0026c"');
     expect(goString('tab\there\nnl\rcr\bbs\ffeed\u0001')).toBe('"tab\\there\\nnl\\rcr\\u0008bs\\u000cfeed\\u0001"');
     expect(goString('q"b\\s\u2028\u2029\u007f')).toBe('"q\\"b\\\\s\\u2028\\u2029\u007f"');
