@@ -108,8 +108,7 @@ function infoCommand(): Command {
         return;
       }
       if (format === 'json') {
-        const { json } = await import('../output/format.js');
-        out(json(view.toJson(info)));
+        outRaw(view.renderJson(info));
         return;
       }
       if (typeof format === 'object') {

@@ -1,7 +1,9 @@
+import { goKeyCompare } from '../go-json.js';
+
 /**
  * Decoded JSON printed the way Go prints it, for the `-o jsonpath` and `-o go-template` printers that must match
- * oc byte for byte: `%v` (fmt.Fprint), `%#v` (the jsonpath error dump), strconv.Quote, and encoding/json's
- * Marshal / MarshalIndent (map keys sorted, `<>&` escaped as `\u003c`…). Go 1.19, what oc 4.13 is built with.
+ * oc byte for byte: a float64's `%v`, `%#v` (the jsonpath error dump), strconv.Quote and Unquote, `%#U`, type
+ * names. Go 1.19, what oc 4.13 is built with. encoding/json's text is src/go-json.ts; fmt's verbs, go-fmt.ts.
  *
  * Numbers: encoding/json decodes every JSON number into a float64 (the jsonpath printer), while the go-template
  * printer decodes integers into int64 (k8s.io/apimachinery's json). `ints: true` prints whole numbers as int64.
@@ -42,7 +44,7 @@ export function formatGoFloat(n: number): string {
 
 /** Map keys in the order Go sorts them (by bytes). */
 export function sortedKeys(o: object): string[] {
-  return Object.keys(o).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  return Object.keys(o).sort(goKeyCompare);
 }
 
 /** An int (not a float64) in a template: jsonpath's integer literals and indexes, which Go keeps apart from JSON numbers. */
@@ -105,54 +107,6 @@ export function goSyntax(v: unknown): string {
     .map((k) => `${goQuote(k)}:${goSyntax(m[k])}`)
     .join(', ');
   return `map[string]interface {}{${body}}`;
-}
-
-const HEX = '0123456789abcdef';
-
-/** encoding/json's string encoding (HTML-safe, as json.Marshal does). */
-function jsonString(s: string): string {
-  let out = '"';
-  for (const c of s) {
-    const cp = c.codePointAt(0)!;
-    if (c === '"' || c === '\\') out += `\\${c}`;
-    else if (c === '\n') out += '\\n';
-    else if (c === '\r') out += '\\r';
-    else if (c === '\t') out += '\\t';
-    else if (cp < 0x20 || c === '<' || c === '>' || c === '&') out += `\\u00${HEX[cp >> 4]}${HEX[cp & 15]}`;
-    else if (cp === 0x2028 || cp === 0x2029) out += `\\u${cp.toString(16)}`;
-    else if (cp >= 0xd800 && cp <= 0xdfff) out += '\\ufffd';
-    else out += c;
-  }
-  return `${out}"`;
-}
-
-export interface GoJsonOptions {
-  /** json.MarshalIndent(v, "", indent); compact (json.Marshal) when undefined. */
-  indent?: string;
-  /** Keys sorted as Go sorts a map's (default); false keeps the object's order, as a Go struct's fields. */
-  sortKeys?: boolean;
-}
-
-/** json.Marshal / json.MarshalIndent of a decoded JSON value. */
-export function goJson(v: unknown, o: GoJsonOptions = {}, depth = 0): string {
-  if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string') return jsonString(v);
-  if (typeof v === 'number') return JSON.stringify(v);
-  if (typeof v === 'boolean') return String(v);
-  if (v instanceof GoInt) return String(v.value);
-  if (v instanceof GoFloat) return JSON.stringify(v.value);
-  const { indent } = o;
-  const nl = indent === undefined ? '' : `\n${indent.repeat(depth + 1)}`;
-  const end = indent === undefined ? '' : `\n${indent.repeat(depth)}`;
-  if (Array.isArray(v)) {
-    if (v.length === 0) return '[]';
-    return `[${v.map((x) => nl + goJson(x, o, depth + 1)).join(',')}${end}]`;
-  }
-  const m = v as Record<string, unknown>;
-  const keys = o.sortKeys === false ? Object.keys(m) : sortedKeys(m);
-  if (keys.length === 0) return '{}';
-  const colon = indent === undefined ? ':' : ': ';
-  return `{${keys.map((k) => `${nl}${jsonString(k)}${colon}${goJson(m[k], o, depth + 1)}`).join(',')}${end}}`;
 }
 
 /** Go's `%#U`: `U+0023 '#'` (the character only when it is printable). */

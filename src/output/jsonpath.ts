@@ -7,7 +7,8 @@
  * come in the object's order. The parser is jsonpath-parse.ts.
  */
 import { goPrint } from './go-fmt.js';
-import { GoInt, goJson, goTypeName } from './go-value.js';
+import { goJson, goMapOrder } from '../go-json.js';
+import { GoInt, goTypeName } from './go-value.js';
 import { type JsonPathNode, type ListNode, parseJsonPath, type SliceParam as P } from './jsonpath-parse.js';
 
 export { JsonPathSyntaxError, parseJsonPath } from './jsonpath-parse.js';
@@ -240,10 +241,10 @@ class Executor {
 
 /** One `{…}`'s results as PrintResults writes them. */
 function printResults(results: Value[], asJson: boolean): string {
-  if (asJson) return `${goJson(results, { indent: '    ' })}\n`;
+  if (asJson) return `${goJson(goMapOrder(results.map((r) => (r instanceof GoInt ? r.value : r))), '    ')}\n`;
   return results
     .map((r) => {
-      if (Array.isArray(r) || isMap(r)) return goJson(r);
+      if (Array.isArray(r) || isMap(r)) return goJson(goMapOrder(r), null);
       return r === undefined ? '<no value>' : goPrint(r);
     })
     .join(' ');

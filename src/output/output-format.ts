@@ -121,12 +121,12 @@ export async function printTemplate(format: TemplateFormat, object: unknown): Pr
   const gt = await import('./go-template.js');
   const r = gt.executeGoTemplate(format.template, format.parsed as never, data);
   if (!r.error) return { out: r.out };
-  const { goJson } = await import('./go-value.js');
+  const { goJson } = await import('../go-json.js');
   const { goPrint } = await import('./go-fmt.js');
   const debug =
     `Error executing template: ${r.error.message}. Printing more information for debugging the template:\n` +
     `\ttemplate was:\n\t\t${format.template}\n` +
-    `\traw data was:\n\t\t${goJson(data, { sortKeys: false })}\n` +
+    `\traw data was:\n\t\t${goJson(data, null)}\n` +
     `\tobject given to template engine was:\n\t\t${goPrint(data, { ints: true })}\n\n`;
   return { out: r.out + debug, error: `error executing template ${goQuote(format.template)}: ${r.error.message}` };
 }

@@ -1,7 +1,8 @@
 /** Go's printing of decoded JSON (src/output/go-value.ts, go-fmt.ts): the building blocks of the -o template printers. */
 import { describe, expect, test } from 'vitest';
 import { goPrint, sprintf } from '../../src/output/go-fmt.js';
-import { GoFloat, GoInt, formatGoFloat, goJson, goQuote, goSyntax } from '../../src/output/go-value.js';
+import { goJson, goMapOrder } from '../../src/go-json.js';
+import { GoFloat, formatGoFloat, goQuote, goSyntax } from '../../src/output/go-value.js';
 
 describe("a float64 as Go's %v prints it", () => {
   test.each([
@@ -35,13 +36,14 @@ describe('%v of values', () => {
   });
 });
 
-describe("encoding/json's output", () => {
-  test('sorted keys, compact or indented, HTML-safe strings, Go control escapes', () => {
+describe("encoding/json's output as the jsonpath printer writes it (src/go-json.ts)", () => {
+  test('compact (json.Marshal) or indented by 4 spaces, keys sorted as a Go map, HTML-safe strings', () => {
     const v = { b: '<a&b>\u2028\u0001\n\t"\\', a: [], c: {}, d: [1.5, 67939151, 1e21, null, false] };
-    expect(goJson(v)).toBe('{"a":[],"b":"\\u003ca\\u0026b\\u003e\\u2028\\u0001\\n\\t\\"\\\\","c":{},"d":[1.5,67939151,1e+21,null,false]}');
-    expect(goJson({ y: [1], x: 2 }, { indent: '    ' })).toBe('{\n    "x": 2,\n    "y": [\n        1\n    ]\n}');
-    expect(goJson({ y: 1, x: 2 }, { sortKeys: false })).toBe('{"y":1,"x":2}');
-    expect(goJson([new GoInt(3)])).toBe('[3]');
+    expect(goJson(goMapOrder(v), null)).toBe(
+      '{"a":[],"b":"\\u003ca\\u0026b\\u003e\\u2028\\u0001\\n\\t\\"\\\\","c":{},"d":[1.5,67939151,1e+21,null,false]}',
+    );
+    expect(goJson(goMapOrder({ y: [1], x: 2 }), '    ')).toBe('{\n    "x": 2,\n    "y": [\n        1\n    ]\n}');
+    expect(goJson({ y: 1, x: 2 }, null)).toBe('{"y":1,"x":2}');
   });
 });
 

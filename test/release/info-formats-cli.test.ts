@@ -39,6 +39,13 @@ describe('templates over the -o json object, as oc prints them', () => {
     expect(r).toMatchObject({ stdout: '413.92.202305231734-0', stderr: '', exitCode: 0 });
   });
 
+  test('numbers: Go %v of a float64 for jsonpath, an int64 for go-template; -o=FORMAT as pflag takes it', async () => {
+    // oc … -o jsonpath='{.config.size}' → 1022; oc … -o=go-template='{{.config.size}}' → 1022
+    expect((await info('-o', 'jsonpath={.config.size}')).stdout).toBe('1022');
+    expect((await info('-o=go-template={{.config.size}}')).stdout).toBe('1022');
+    expect((await info('-o=jsonpath={.displayVersions.machine-os.Version}')).stdout).toBe('413.92.202305231734-0');
+  });
+
   test('range, literal text, filters', async () => {
     // oc … -o 'jsonpath={range .references.spec.tags[*]}{.name}{"\t"}{.from.name}{"\n"}{end}'
     const r = await info('-o', 'jsonpath={range .references.spec.tags[*]}{.name}{"\\t"}{.from.name}{"\\n"}{end}');
