@@ -7,6 +7,7 @@ import { digestOf } from '../oci/digest.js';
 import { dockerImage } from '../oci/image-stream.js';
 import { ANNOTATION_COMMIT, ANNOTATION_SOURCE_LOCATION, sortSemver, streamVersionList, versionLabel } from '../release/references.js';
 import { escapeControls } from './escape.js';
+import { goPrint } from './go-fmt.js';
 import { goJson } from '../go-json.js';
 import { ocImageStream } from '../oci/image-stream-oc.js';
 import { ocImageConfig, ocReleaseMetadata } from '../release/oc-json.js';
@@ -46,20 +47,6 @@ export function tabwrite(text: string, padding = 1): string {
   };
   format(0, lines.length);
   return out.join('\n');
-}
-
-/** A value printed as Go's %v would print decoded JSON. */
-function goValue(v: unknown): string {
-  if (v === null || v === undefined) return '<nil>';
-  if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
-  if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `map[${Object.keys(o)
-      .sort()
-      .map((k) => `${k}:${goValue(o[k])}`)
-      .join(' ')}]`;
-  }
-  return String(v);
 }
 
 function isEmptyValue(v: unknown): boolean {
@@ -102,7 +89,7 @@ export function renderInfo(r: ReleaseInfo, view: ImagesView = 'digest'): string 
     const keys = Object.keys(md)
       .filter((k) => !isEmptyValue(md[k]))
       .sort();
-    t += tabwrite(`  Metadata:\n${keys.map((k) => `    ${k}:\t${goValue(md[k])}\n`).join('')}`);
+    t += tabwrite(`  Metadata:\n${keys.map((k) => `    ${k}:\t${goPrint(md[k])}\n`).join('')}`);
   }
   const versions = streamVersionList(r.componentVersions, r.streamVersions);
   if (versions.length > 0) {

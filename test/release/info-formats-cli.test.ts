@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { osimage } from '../helpers/cli.js';
-import { entry, layout, pushBuilt, releaseImage } from '../helpers/oci-builder.js';
+import { baseEntries, entry, image, layout, pushBuilt, releaseEntries, releaseImage } from '../helpers/oci-builder.js';
 import { useRegistry } from '../helpers/registry.js';
 
 const registry = useRegistry();
@@ -95,6 +95,34 @@ describe('templates over the -o json object, as oc prints them', () => {
     const ociRef = await layout(dir, 'layout', [entry(await releaseImage(), '4.13.1')], '4.13.1');
     const r = await osimage(['release', 'info', ociRef, '-o', 'jsonpath={.displayVersions.machine-os.Version}']);
     expect(r).toMatchObject({ stdout: '413.92.202305231734-0', exitCode: 0 });
+  });
+});
+
+describe("the text view's release metadata values, printed with the same Go %v", () => {
+  test('numbers from JSON are float64, maps sorted, null <nil>', async () => {
+    const metadata = { url: 'https://x', size: 67939151, ratio: 0.5, nested: { b: 1, a: [1, 'x', null] } };
+    const md = JSON.stringify({ kind: 'cincinnati-metadata-v0', version: '4.13.1', previous: [], metadata });
+    const img = await image([
+      { entries: baseEntries() },
+      { entries: [...releaseEntries({ metadata: false }), { name: 'release-manifests/release-metadata', data: md, mode: 0o444 }] },
+    ]);
+    const mdRef = `${registry().host}/ocp/release:md`;
+    await pushBuilt(mdRef, img);
+    const r = await osimage(['release', 'info', '--insecure', mdRef]);
+    // oc adm release info --insecure REGISTRY/ocp/release:md (the Release Metadata section)
+    expect(r.stdout).toContain(
+      [
+        'Release Metadata:',
+        '  Version:  4.13.1',
+        '  Upgrades: <none>',
+        '  Metadata:',
+        '    nested: map[a:[1 x <nil>] b:1]',
+        '    ratio:  0.5',
+        '    size:   6.7939151e+07',
+        '    url:    https://x',
+        '',
+      ].join('\n'),
+    );
   });
 });
 
