@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { OsimageError, UsageError } from '../errors.js';
 import { checkConflicts, type FlagRule } from './conflicts.js';
 import { readImages } from './open-image.js';
@@ -16,6 +16,8 @@ interface InfoOptions extends RegistryOptionValues, SettingsOptionValues {
   /** json, name, pullspec, digest, or a template format (jsonpath=…, go-template=…): src/output/output-format.ts. */
   output?: string;
   template?: string;
+  /** oc's --allow-missing-template-keys (default true): false makes a missing key an error in jsonpath and go-template. */
+  allowMissingTemplateKeys: boolean;
 }
 
 interface ExtractOptions extends RegistryOptionValues {
@@ -70,6 +72,12 @@ function infoCommand(): Command {
       '--template <template>',
       'the template (or, for the -file formats, its file) of -o jsonpath, go-template, … when not given after =',
     )
+    .option(
+      '--allow-missing-template-keys',
+      'with a template -o: a missing key prints nothing (jsonpath) or <no value> (go-template); =false makes it an error, as in oc',
+      true,
+    )
+    .addOption(new Option('--no-allow-missing-template-keys').hideHelp())
     .addHelpText(
       'after',
       examples([
@@ -113,7 +121,7 @@ function infoCommand(): Command {
       }
       if (typeof format === 'object') {
         const { printTemplate } = await import('../output/output-format.js');
-        const r = await printTemplate(format, view.toJson(info));
+        const r = await printTemplate(format, view.toJson(info), { allowMissingKeys: o.allowMissingTemplateKeys });
         outRaw(r.out);
         if (r.error !== undefined) throw new OsimageError(r.error);
         return;

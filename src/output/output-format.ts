@@ -105,21 +105,25 @@ export interface TemplateOutput {
  * its printer decodes). A jsonpath failure prints nothing but the error; a go-template failure prints what ran,
  * then oc's debugging text, on stdout.
  */
-export async function printTemplate(format: TemplateFormat, object: unknown): Promise<TemplateOutput> {
+export async function printTemplate(
+  format: TemplateFormat,
+  object: unknown,
+  { allowMissingKeys = true }: { allowMissingKeys?: boolean } = {},
+): Promise<TemplateOutput> {
   const raw = JSON.stringify(object);
   const data: unknown = JSON.parse(raw);
   const { goQuote } = await import('./go-value.js');
   if (format.kind === 'jsonpath') {
     const jp = await import('./jsonpath.js');
     try {
-      return { out: jp.executeJsonPath(format.parsed as never, data, { asJson: format.asJson }) };
+      return { out: jp.executeJsonPath(format.parsed as never, data, { asJson: format.asJson, allowMissingKeys }) };
     } catch (err) {
       if (!(err instanceof jp.JsonPathExecError)) throw err;
       return { out: '', error: `error executing jsonpath ${goQuote(format.template)}: Error executing template: ${err.message}` };
     }
   }
   const gt = await import('./go-template.js');
-  const r = gt.executeGoTemplate(format.template, format.parsed as never, data);
+  const r = gt.executeGoTemplate(format.template, format.parsed as never, data, { missingKeyError: !allowMissingKeys });
   if (!r.error) return { out: r.out };
   const { goJson } = await import('../go-json.js');
   const { goPrint } = await import('./go-fmt.js');

@@ -174,3 +174,34 @@ describe("errors in oc's words", () => {
     );
   });
 });
+
+describe('--allow-missing-template-keys (oc: default true)', () => {
+  test('default and =true: a missing key prints nothing (jsonpath) or <no value> (go-template), exit 0', async () => {
+    for (const flag of [[], ['--allow-missing-template-keys'], ['--allow-missing-template-keys=true']]) {
+      expect(await info('-o', 'jsonpath={.foo}', ...flag)).toMatchObject({ stdout: '', stderr: '', exitCode: 0 });
+      expect(await info('-o', 'go-template={{.foo}}', ...flag)).toMatchObject({ stdout: '<no value>', exitCode: 0 });
+    }
+  });
+
+  test('=false makes a missing key an error, in oc words', async () => {
+    // oc adm release info --insecure REGISTRY/ocp/release:4.13.1 -o jsonpath='{.foo}' --allow-missing-template-keys=false
+    // → error: error executing jsonpath "{.foo}": Error executing template: foo is not found. Printing more information…
+    //   (oc then dumps the object; osimage stops at oc's first sentence), exit 1
+    const jp = await info('-o', 'jsonpath={.foo}', '--allow-missing-template-keys=false');
+    expect(jp.stderr).toBe('error: error executing jsonpath "{.foo}": Error executing template: foo is not found');
+    expect(jp.exitCode).toBe(1);
+    // oc adm release info --insecure REGISTRY/ocp/release:4.13.1 -o go-template='{{.foo}}' --allow-missing-template-keys=false
+    // → stderr: error: error executing template "{{.foo}}": template: output:1:2: executing "output" at <.foo>: map has no
+    //   entry for key "foo"; stdout: oc's debugging text; exit 1
+    const gt = await info('-o', 'go-template={{.foo}}', '--allow-missing-template-keys=false');
+    expect(gt.stderr).toBe(
+      'error: error executing template "{{.foo}}": template: output:1:2: executing "output" at <.foo>: map has no entry for key "foo"',
+    );
+    expect(gt.stdout).toMatch(/^Error executing template: template: output:1:2: executing "output" at <\.foo>: map has no entry/);
+    expect(gt.exitCode).toBe(1);
+    // The last value wins, as in pflag.
+    expect(await info('-o', 'jsonpath={.foo}', '--allow-missing-template-keys=false', '--allow-missing-template-keys')).toMatchObject({
+      exitCode: 0,
+    });
+  });
+});
