@@ -45,7 +45,12 @@ export interface Bundle {
   cli: { main(argv: string[]): Promise<number> };
   /** Write the cache entries this run could not read. Never throws. */
   saveCodeCache(): void;
+  /** What became of each script's code cache so far (`cli`, `commands`). */
+  codeCache: Record<string, CacheUse>;
 }
+
+/** off: not used; missing: no entry; used: V8 took it; rejected: V8 did not (another V8, flags, a damaged file). */
+export type CacheUse = 'off' | 'missing' | 'used' | 'rejected';
 
 function defaultCacheDirs(dir: string): string[] {
   const xdg = process.env.XDG_CACHE_HOME;
@@ -60,6 +65,7 @@ export function loadBundle(opts: BundleOptions): Bundle {
   const noCache = opts.noCache ?? (envOff !== undefined && envOff !== '' && envOff !== '0');
   const cacheDirs = opts.cacheDirs ?? defaultCacheDirs(opts.dir);
   const pending: Pending[] = [];
+  const codeCache: Record<string, CacheUse> = {};
   const key = (e: Entry) => `${process.version}-${process.arch}-${e.sha256.slice(0, 32)}.bin`;
 
   function readCache(e: Entry): Buffer | undefined {
@@ -74,7 +80,7 @@ export function loadBundle(opts: BundleOptions): Bundle {
     return undefined;
   }
 
-  function run(e: Entry, hostRequire: (id: string) => unknown): Record<string, unknown> {
+  function run(name: string, e: Entry, hostRequire: (id: string) => unknown): Record<string, unknown> {
     const path = join(opts.dir, e.file);
     // hack/bundle.mjs writes ASCII: latin1 is read without decoding.
     const source = readFileSync(path, 'latin1');
@@ -87,7 +93,8 @@ export function loadBundle(opts: BundleOptions): Bundle {
       if (!cachedData) throw err;
       script = new Script(wrapped, { filename: path });
     }
-    if (!noCache && (!cachedData || script.cachedDataRejected)) pending.push({ script, path: key(e) });
+    codeCache[name] = noCache ? 'off' : !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
+    if (codeCache[name] === 'missing' || codeCache[name] === 'rejected') pending.push({ script, path: key(e) });
     const module = { exports: {} as Record<string, unknown> };
     let url: string | undefined;
     const meta = {
@@ -107,7 +114,7 @@ export function loadBundle(opts: BundleOptions): Bundle {
     (id: string): unknown => {
       if (id.startsWith('osimage-shared:')) return table(cli, '__shared')[id.slice('osimage-shared:'.length)];
       if (id.startsWith('osimage-commands:')) {
-        commands ??= run(manifest.commands, hostRequire);
+        commands ??= run('commands', manifest.commands, hostRequire);
         // A promise of the module (commands.cjs evaluates it on first use); cli.ts awaits it.
         return (table(commands, '__commands')[id.slice('osimage-commands:'.length)] as () => Promise<unknown>)();
       }
@@ -115,9 +122,10 @@ export function loadBundle(opts: BundleOptions): Bundle {
     },
     { resolve: nodeRequire.resolve, cache: nodeRequire.cache },
   );
-  cli = run(manifest.cli, hostRequire);
+  cli = run('cli', manifest.cli, hostRequire);
   return {
     cli: cli as unknown as Bundle['cli'],
+    codeCache,
     saveCodeCache() {
       for (const p of pending.splice(0)) {
         try {
