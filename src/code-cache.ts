@@ -45,6 +45,12 @@ export interface Bundle {
   cli: { main(argv: string[]): Promise<number> };
   /** Write the cache entries this run could not read. Never throws. */
   saveCodeCache(): void;
+  /**
+   * Call saveCodeCache just before the first write to any of `streams` (and the caller calls it again at the end,
+   * for what loaded later): the answer is the run's last output, and writing the cache after it would keep the
+   * process alive for it (issue 15: nothing after the answer). What ran until then is what gets cached.
+   */
+  saveCodeCacheBeforeOutput(streams: { write: (...a: never[]) => unknown }[]): void;
   /** What became of each script's code cache so far (`cli`, `commands`). */
   codeCache: Record<string, CacheUse>;
 }
@@ -123,17 +129,30 @@ export function loadBundle(opts: BundleOptions): Bundle {
     { resolve: nodeRequire.resolve, cache: nodeRequire.cache },
   );
   cli = run('cli', manifest.cli, hostRequire);
+  function saveCodeCache(): void {
+    for (const p of pending.splice(0)) {
+      try {
+        writeCache(cacheDirs, p.path, p.script.createCachedData());
+      } catch {
+        // a cache is never a failure
+      }
+    }
+  }
   return {
     cli: cli as unknown as Bundle['cli'],
     codeCache,
-    saveCodeCache() {
-      for (const p of pending.splice(0)) {
-        try {
-          writeCache(cacheDirs, p.path, p.script.createCachedData());
-        } catch {
-          // a cache is never a failure
-        }
-      }
+    saveCodeCache,
+    saveCodeCacheBeforeOutput(streams) {
+      if (noCache) return;
+      const originals = streams.map((s) => s.write);
+      const restore = () => streams.forEach((s, i) => (s.write = originals[i]!));
+      streams.forEach((s, i) => {
+        s.write = function (this: unknown, ...a: never[]) {
+          restore();
+          saveCodeCache();
+          return (originals[i] as (...a: never[]) => unknown).apply(this, a);
+        } as typeof s.write;
+      });
     },
   };
 }

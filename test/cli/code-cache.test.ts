@@ -4,6 +4,7 @@
  * written again; a folder that cannot be written is skipped. Runs on a small stand-in for dist/bundle/.
  */
 import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,6 +88,17 @@ describe('the launcher code cache', () => {
     expect(await readdir(caches[1]!)).toHaveLength(2);
     expect(await run(['bob'], [blocked, caches[1]!])).toMatchObject({ use: { cli: 'used', commands: 'used' } });
     expect(await run(['bob'], [blocked])).toEqual({ out: 'HELLO BOB cli.cjs', use: { cli: 'missing', commands: 'missing' } });
+  });
+
+  test('the entries are written before the first output, so that nothing is left to do after the answer', async () => {
+    const b = loadBundle({ dir, cacheDirs: caches, noCache: false });
+    const seen: string[][] = [];
+    const stream = { write: (_s: string) => seen.push(existsSync(caches[0]!) ? readdirSync(caches[0]!) : []) };
+    b.saveCodeCacheBeforeOutput([stream]);
+    const out = await b.cli.main(['bob']); // loads commands.cjs, so both entries are pending
+    stream.write(out);
+    stream.write('again');
+    expect(seen.map((files) => files.length)).toEqual([2, 2]);
   });
 
   test('noCache reads and writes nothing', async () => {
