@@ -20,8 +20,8 @@
  *   commander and undici are bundled; lazyRequire(id) (src/lazy.ts) keeps a real require and loads yaml and
  *   semver from node_modules on first use, as dist/ does. `import.meta.url` is the script's file URL.
  * - `new URL('../package.json' | '../../package.json', import.meta.url)` points two folders up from dist/bundle/.
- * - commander requires node:child_process (and so net and dgram) only when it runs an executable subcommand,
- *   which osimage never does: it is required on first use.
+ * - commander's node:child_process and undici's HTTP/2 client (node:http2) are required on first use (LAZY_REQUIRES):
+ *   osimage never runs an executable subcommand nor allows h2.
  * dist/bundle/bundle.json names each script with its SHA-256, the key of its code cache.
  */
 import { createHash } from 'node:crypto';
@@ -94,16 +94,33 @@ function rewrite(entryText, lazyRequire = () => undefined) {
         text = text.replace(/new URL\('(?:\.\.\/)+package\.json', import\.meta\.url\)/g, "new URL('../../package.json', import.meta.url)");
         return { contents: text, loader: 'ts' };
       });
-      b.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
-        const text = await readFile(args.path, 'utf8');
-        const eager = "const childProcess = require('node:child_process');";
-        if (!text.includes(eager)) throw new Error(`${args.path}: no "${eager}" to make lazy (commander changed?)`);
-        const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
-        return { contents: text.replace(eager, lazy), loader: 'js' };
-      });
+      for (const { file, eager, lazy } of LAZY_REQUIRES) {
+        b.onLoad({ filter: file }, async (args) => {
+          const text = await readFile(args.path, 'utf8');
+          if (!text.includes(eager)) throw new Error(`${args.path}: no "${eager}" to make lazy (the package changed?)`);
+          return { contents: text.replace(eager, lazy), loader: 'js' };
+        });
+      }
     },
   };
 }
+
+/** Requires of npm packages made lazy in the bundle: what they load is needed only on paths osimage never takes. */
+const LAZY_REQUIRES = [
+  // commander: node:child_process (with net and dgram) only runs executable subcommands.
+  {
+    file: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/,
+    eager: "const childProcess = require('node:child_process');",
+    lazy: "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
+  },
+  // undici: the HTTP/2 client (node:http2, 10–30 ms to load here) is used only when a server negotiates h2, which
+  // needs the allowH2 option osimage never sets.
+  {
+    file: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
+    eager: "const connectH2 = require('./client-h2.js')",
+    lazy: "const connectH2 = (...a) => require('./client-h2.js')(...a)",
+  },
+];
 
 const common = {
   absWorkingDir: repo,
