@@ -96,8 +96,7 @@ function infoCommand(): Command {
         return;
       }
       if (o.output === 'json') {
-        const { json } = await import('../output/format.js');
-        out(json(view.toJson(info)));
+        outRaw(view.renderJson(info));
         return;
       }
       if (o.output) {
