@@ -96,7 +96,7 @@ describe('the launcher code cache', () => {
     const stream = { write: (_s: string) => seen.push(existsSync(caches[0]!) ? readdirSync(caches[0]!) : []) };
     b.saveCodeCacheBeforeOutput([stream]);
     const out = await b.cli.main(['bob']); // loads commands.cjs, so both entries are pending
-    stream.write(out);
+    stream.write(String(out));
     stream.write('again');
     expect(seen.map((files) => files.length)).toEqual([2, 2]);
   });
