@@ -145,7 +145,9 @@ export function loadBundle(opts: BundleOptions): Bundle {
     saveCodeCacheBeforeOutput(streams) {
       if (noCache) return;
       const originals = streams.map((s) => s.write);
-      const restore = () => streams.forEach((s, i) => (s.write = originals[i]!));
+      const restore = () => {
+        for (const [i, s] of streams.entries()) s.write = originals[i]!;
+      };
       streams.forEach((s, i) => {
         s.write = function (this: unknown, ...a: never[]) {
           restore();
