@@ -189,7 +189,7 @@ const useShared = {
     });
   },
 };
-const commands = await build({
+const commands = await build({ metafile: true,
   ...common,
   write: false,
   outfile: `${outdir}/commands.cjs`,
@@ -209,3 +209,11 @@ for (const [name, result] of [
 // The loader bin/osimage requires (CommonJS, so that Node's ES module loader is never started).
 await build({ ...common, entryPoints: [`${src}code-cache.ts`], outfile: `${outdir}/loader.cjs`, define: {} });
 writeFileSync(`${outdir}/bundle.json`, `${JSON.stringify(manifest, null, 2)}\n`);
+if (process.env.BUNDLE_ANALYZE) {
+  const by = {};
+  for (const [p, o] of Object.entries(commands.metafile.outputs[Object.keys(commands.metafile.outputs)[0]].inputs)) {
+    const k = p.startsWith('src/') ? p.split('/').slice(0, 2).join('/') : p.replace(/^.*node_modules\/((@[^/]+\/)?[^/]+).*$/, '$1');
+    by[k] = (by[k] ?? 0) + o.bytesInOutput;
+  }
+  console.log(Object.entries(by).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${(v / 1024).toFixed(0).padStart(5)} KiB ${k}`).join('\n'));
+}
