@@ -94,11 +94,14 @@ function rewrite(entryText, lazyRequire = () => undefined) {
         text = text.replace(/new URL\('(?:\.\.\/)+package\.json', import\.meta\.url\)/g, "new URL('../../package.json', import.meta.url)");
         return { contents: text, loader: 'ts' };
       });
-      for (const { file, eager, lazy } of LAZY_REQUIRES) {
+      for (const { file, edits } of LAZY_REQUIRES) {
         b.onLoad({ filter: file }, async (args) => {
-          const text = await readFile(args.path, 'utf8');
-          if (!text.includes(eager)) throw new Error(`${args.path}: no "${eager}" to make lazy (the package changed?)`);
-          return { contents: text.replace(eager, lazy), loader: 'js' };
+          let text = await readFile(args.path, 'utf8');
+          for (const [eager, lazy] of edits) {
+            if (!text.includes(eager)) throw new Error(`${args.path}: no "${eager}" to make lazy (the package changed?)`);
+            text = text.replace(eager, lazy);
+          }
+          return { contents: text, loader: 'js' };
         });
       }
     },
@@ -110,15 +113,33 @@ const LAZY_REQUIRES = [
   // commander: node:child_process (with net and dgram) only runs executable subcommands.
   {
     file: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/,
-    eager: "const childProcess = require('node:child_process');",
-    lazy: "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
+    edits: [
+      [
+        "const childProcess = require('node:child_process');",
+        "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
+      ],
+    ],
   },
   // undici: the HTTP/2 client (node:http2, 10–30 ms to load here) is used only when a server negotiates h2, which
-  // needs the allowH2 option osimage never sets.
+  // needs the allowH2 option osimage never sets. node:http (its client and server, ~1 ms) only gives the default
+  // header size limit (src/http/dispatcher.ts sets one) and a class to compare with when destroying a stream.
   {
     file: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
-    eager: "const connectH2 = require('./client-h2.js')",
-    lazy: "const connectH2 = (...a) => require('./client-h2.js')(...a)",
+    edits: [
+      ["const connectH2 = require('./client-h2.js')", "const connectH2 = (...a) => require('./client-h2.js')(...a)"],
+      ["const http = require('node:http')", "const http = { get maxHeaderSize () { return require('node:http').maxHeaderSize } }"],
+      [
+        'const getDefaultNodeMaxHeaderSize = http &&\n  http.maxHeaderSize &&\n  Number.isInteger(http.maxHeaderSize) &&\n  http.maxHeaderSize > 0\n  ? () => http.maxHeaderSize\n  : () => {',
+        'const getDefaultNodeMaxHeaderSize = () => {\n  if (Number.isInteger(http.maxHeaderSize) && http.maxHeaderSize > 0) return http.maxHeaderSize\n ',
+      ],
+    ],
+  },
+  {
+    file: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]core[\\/]util\.js$/,
+    edits: [
+      ["const { IncomingMessage } = require('node:http')", ''],
+      ['.constructor === IncomingMessage)', ".constructor === require('node:http').IncomingMessage)"],
+    ],
   },
 ];
 
@@ -189,31 +210,53 @@ const useShared = {
     });
   },
 };
-const commands = await build({ metafile: true,
+// npm packages kept out of commands.cjs, each in a script of its own (`<name>.cjs`), read only when first required: a
+// query answered from the cache never reads undici's code nor its code cache (which a first run that made requests
+// filled). src/ reaches them through `require('osimage-pkg:<specifier>')`; src/code-cache.ts resolves it.
+const SPLIT = ['undici', 'yaml'];
+const splitOf = (spec) => SPLIT.find((p) => spec === p || spec.startsWith(`${p}/`));
+const splitSpecs = new Map(SPLIT.map((p) => [p, new Set()]));
+const splitOut = {
+  name: 'osimage-split',
+  setup(b) {
+    b.onResolve({ filter: /^[a-z@]/ }, (args) => {
+      const pkg = splitOf(args.path);
+      if (!pkg) return undefined;
+      if (args.kind === 'dynamic-import')
+        throw new Error(`${args.importer}: import('${args.path}') of a split package: use a static import`);
+      splitSpecs.get(pkg).add(args.path);
+      return { path: `osimage-pkg:${args.path}`, external: true };
+    });
+  },
+};
+const commands = await build({
   ...common,
   write: false,
   outfile: `${outdir}/commands.cjs`,
-  plugins: [useShared, rewrite(entry(undefined, { lazy: { __commands: later } }), commandsLazy)],
+  plugins: [useShared, splitOut, rewrite(entry(undefined, { lazy: { __commands: later } }), commandsLazy)],
 });
+// Each split package: its specifiers as lazy getters (a module runs when first asked for, as a require would).
+const packages = [];
+for (const [pkg, specs] of splitSpecs) {
+  if (specs.size === 0) continue;
+  const getters = [...specs].sort().map((s) => `get ${JSON.stringify(s)}() { return require(${JSON.stringify(s)}); }`);
+  const result = await build({
+    ...common,
+    write: false,
+    outfile: `${outdir}/${pkg}.cjs`,
+    plugins: [rewrite(`module.exports = {\n${getters.join(',\n')}\n};\n`)],
+  });
+  packages.push([pkg, result]);
+}
 
 // 3. The scripts and bundle.json.
-const manifest = {};
-for (const [name, result] of [
-  ['cli', cli],
-  ['commands', commands],
-]) {
+const script = (result) => {
   const [file] = result.outputFiles;
   writeFileSync(file.path, file.contents);
-  manifest[name] = { file: relative(outdir, file.path), sha256: createHash('sha256').update(file.contents).digest('hex') };
-}
+  return { file: relative(outdir, file.path), sha256: createHash('sha256').update(file.contents).digest('hex') };
+};
+const manifest = { cli: script(cli), commands: script(commands), packages: {} };
+for (const [pkg, result] of packages) manifest.packages[pkg] = script(result);
 // The loader bin/osimage requires (CommonJS, so that Node's ES module loader is never started).
 await build({ ...common, entryPoints: [`${src}code-cache.ts`], outfile: `${outdir}/loader.cjs`, define: {} });
 writeFileSync(`${outdir}/bundle.json`, `${JSON.stringify(manifest, null, 2)}\n`);
-if (process.env.BUNDLE_ANALYZE) {
-  const by = {};
-  for (const [p, o] of Object.entries(commands.metafile.outputs[Object.keys(commands.metafile.outputs)[0]].inputs)) {
-    const k = p.startsWith('src/') ? p.split('/').slice(0, 2).join('/') : p.replace(/^.*node_modules\/((@[^/]+\/)?[^/]+).*$/, '$1');
-    by[k] = (by[k] ?? 0) + o.bytesInOutput;
-  }
-  console.log(Object.entries(by).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${(v / 1024).toFixed(0).padStart(5)} KiB ${k}`).join('\n'));
-}

@@ -11,11 +11,11 @@
  * failures are ignored. Where: `<bundle>/code-cache/` when writable, else `$XDG_CACHE_HOME/osimage/code-cache`
  * (default `~/.cache/osimage/code-cache`). `OSIMAGE_NO_CODE_CACHE=1` turns it off.
  *
- * Imports only Node built-ins that node itself has loaded before any script runs.
+ * Imports only Node built-ins that node itself has loaded before any script runs; node:module and node:os only when
+ * needed (the launcher passes its own `require`; the home folder is asked for only when the bundle's own code-cache
+ * folder has no entry).
  */
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
@@ -25,6 +25,13 @@ interface Entry {
   sha256: string;
 }
 
+/** bundle.json: the two scripts, and the npm packages bundled as scripts of their own (by package name). */
+interface Manifest {
+  cli: Entry;
+  commands: Entry;
+  packages?: Record<string, Entry>;
+}
+
 export interface BundleOptions {
   /** Where bundle.json and the scripts are. */
   dir: string;
@@ -32,6 +39,8 @@ export interface BundleOptions {
   cacheDirs?: string[];
   /** Keep no code cache (default: `OSIMAGE_NO_CODE_CACHE` set to anything but '' or '0'). */
   noCache?: boolean;
+  /** Resolves what the scripts require from node_modules and Node (default: a require from `dir`). */
+  require?: NodeJS.Require;
 }
 
 /** A loaded script whose code cache should be written (it had none, or V8 rejected it). */
@@ -51,22 +60,33 @@ export interface Bundle {
    * process alive for it (issue 15: nothing after the answer). What ran until then is what gets cached.
    */
   saveCodeCacheBeforeOutput(streams: { write: (...a: never[]) => unknown }[]): void;
-  /** What became of each script's code cache so far (`cli`, `commands`). */
+  /** What became of each script's code cache so far (`cli`, `commands`, a split package's name). */
   codeCache: Record<string, CacheUse>;
 }
 
 /** off: not used; missing: no entry; used: V8 took it; rejected: V8 did not (another V8, flags, a damaged file). */
 export type CacheUse = 'off' | 'missing' | 'used' | 'rejected';
 
+/** The bundle's own folder, then the user's cache (a getter: node:os is loaded only if it is reached). */
 function defaultCacheDirs(dir: string): string[] {
-  const xdg = process.env.XDG_CACHE_HOME;
-  const base = xdg?.startsWith('/') ? xdg : join(homedir(), '.cache');
-  return [join(dir, 'code-cache'), join(base, 'osimage', 'code-cache')];
+  const dirs = [join(dir, 'code-cache')];
+  Object.defineProperty(dirs, 1, {
+    enumerable: true,
+    get() {
+      const xdg = process.env.XDG_CACHE_HOME;
+      const os = process.getBuiltinModule('node:os') as typeof import('node:os');
+      return join(xdg?.startsWith('/') ? xdg : join(os.homedir(), '.cache'), 'osimage', 'code-cache');
+    },
+  });
+  return dirs;
 }
 
-/** Load dist/bundle/'s cli.cjs; commands.cjs is loaded when cli.cjs first asks for a command. */
+/**
+ * Load dist/bundle/'s cli.cjs; commands.cjs is loaded when cli.cjs first asks for a command, and a split package's
+ * script (bundle.json's `packages`) when commands.cjs first requires it.
+ */
 export function loadBundle(opts: BundleOptions): Bundle {
-  const manifest = JSON.parse(readFileSync(join(opts.dir, 'bundle.json'), 'utf8')) as Record<'cli' | 'commands', Entry>;
+  const manifest = JSON.parse(readFileSync(join(opts.dir, 'bundle.json'), 'utf8')) as Manifest;
   const envOff = process.env.OSIMAGE_NO_CODE_CACHE;
   const noCache = opts.noCache ?? (envOff !== undefined && envOff !== '' && envOff !== '0');
   const cacheDirs = opts.cacheDirs ?? defaultCacheDirs(opts.dir);
@@ -112,12 +132,23 @@ export function loadBundle(opts: BundleOptions): Bundle {
     return module.exports;
   }
 
-  const nodeRequire = createRequire(join(opts.dir, 'cli.cjs'));
+  const nodeRequire =
+    opts.require ?? (process.getBuiltinModule('node:module') as typeof import('node:module')).createRequire(join(opts.dir, 'cli.cjs'));
   let cli: Record<string, unknown> | undefined;
   let commands: Record<string, unknown> | undefined;
+  const packages = new Map<string, Record<string, unknown>>();
+  /** A split package's script (`osimage-pkg:undici/lib/x.js` → undici.cjs), run on first use. */
+  const fromPackage = (spec: string): unknown => {
+    const name = Object.keys(manifest.packages ?? {}).find((p) => spec === p || spec.startsWith(`${p}/`));
+    if (name === undefined) return nodeRequire(spec);
+    let exports = packages.get(name);
+    if (!exports) packages.set(name, (exports = run(name, manifest.packages![name]!, hostRequire)));
+    return exports[spec];
+  };
   const table = (exports: Record<string, unknown> | undefined, name: string) => exports?.[name] as Record<string, unknown>;
   const hostRequire = Object.assign(
     (id: string): unknown => {
+      if (id.startsWith('osimage-pkg:')) return fromPackage(id.slice('osimage-pkg:'.length));
       if (id.startsWith('osimage-shared:')) return table(cli, '__shared')[id.slice('osimage-shared:'.length)];
       if (id.startsWith('osimage-commands:')) {
         commands ??= run('commands', manifest.commands, hostRequire);

@@ -15,6 +15,8 @@ export interface TlsOptions {
 const CONNECT_TIMEOUT_MS = 15_000;
 const HEADERS_TIMEOUT_MS = 60_000;
 const BODY_TIMEOUT_MS = 60_000;
+/** Node's default (`http.maxHeaderSize`), given so that undici need not load node:http to ask for it. */
+const MAX_HEADER_BYTES = 16 * 1024;
 
 const cache = new Map<string, Dispatcher>();
 
@@ -53,6 +55,7 @@ export function dispatcher(tls: TlsOptions = {}): Dispatcher {
       connectTimeout: CONNECT_TIMEOUT_MS,
       headersTimeout: HEADERS_TIMEOUT_MS,
       bodyTimeout: BODY_TIMEOUT_MS,
+      maxHeaderSize: MAX_HEADER_BYTES,
       connect: { rejectUnauthorized: !tls.insecure, ...(ca ? { ca } : {}) },
     });
     cache.set(key, d);
