@@ -101,6 +101,26 @@ describe('the launcher code cache', () => {
     expect(seen.map((files) => files.length)).toEqual([2, 2]);
   });
 
+  test('a split package runs from its own script, only when first required, with its own cache entry', async () => {
+    const commands = `
+const { hello } = require('osimage-shared:src/hello.ts');
+exports.__commands = {
+  './commands/greet.js': () => Promise.resolve({ greet: (n) => hello(n).toUpperCase() }),
+  './commands/shout.js': () => Promise.resolve({ greet: (n) => require('osimage-pkg:loud/lib/x.js').shout(n) }),
+};
+`;
+    const loud = `module.exports = { get 'loud/lib/x.js'() { return { shout: (n) => n + '!!' }; } };`;
+    await writeBundle(CLI.replace('./commands/greet.js', `./commands/' + (argv[1] ?? 'greet') + '.js`), commands);
+    const manifest = JSON.parse(await readFile(join(dir, 'bundle.json'), 'utf8'));
+    await writeFile(join(dir, 'loud.cjs'), loud);
+    manifest.packages = { loud: { file: 'loud.cjs', sha256: createHash('sha256').update(loud).digest('hex') } };
+    await writeFile(join(dir, 'bundle.json'), JSON.stringify(manifest));
+    expect(await run(['bob'])).toEqual({ out: 'HELLO BOB cli.cjs', use: { cli: 'missing', commands: 'missing' } });
+    expect(await run(['bob', 'shout'])).toEqual({ out: 'bob!! cli.cjs', use: { cli: 'used', commands: 'used', loud: 'missing' } });
+    expect(await run(['ann', 'shout'])).toEqual({ out: 'ann!! cli.cjs', use: { cli: 'used', commands: 'used', loud: 'used' } });
+    expect(await readdir(caches[0]!)).toHaveLength(3);
+  });
+
   test('noCache reads and writes nothing', async () => {
     const b = loadBundle({ dir, cacheDirs: caches, noCache: true });
     expect(await b.cli.main(['bob'])).toBe('HELLO BOB cli.cjs');
