@@ -23,14 +23,20 @@ export async function getByDigest(cache: CacheStore | undefined, kind: DigestKin
   }
 }
 
-/** Store bytes that were verified against `digest` (the caller's duty). */
+/**
+ * Store bytes that were verified against `digest` (the caller's duty). `soon`: do not wait for the write
+ * (CacheStore.putSoon), for a caller with a request to make next.
+ */
 export async function putByDigest(
   cache: CacheStore | undefined,
   kind: DigestKind,
   digest: string,
   bytes: Uint8Array,
   meta: Record<string, string> = {},
+  opts: { soon?: boolean } = {},
 ): Promise<void> {
   const key = cache && digestKey(kind, digest);
-  if (cache && key) await cache.put(key, bytes, meta);
+  if (!cache || !key) return;
+  if (opts.soon) cache.putSoon(key, bytes, meta);
+  else await cache.put(key, bytes, meta);
 }

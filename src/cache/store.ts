@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { describe } from '../errors.js';
 import { writeFileAtomic } from '../files/atomic.js';
 import { isMissing } from '../files/read.js';
+import { onShutdown } from '../lifecycle.js';
 import type { CacheKey } from './keys.js';
 
 /** Default bound on the cache's size: 512 MiB. */
@@ -72,6 +73,9 @@ export class CacheStore {
   readonly dir: string;
   readonly maxBytes: number;
   private readonly onNote: (message: string) => void;
+  /** Writes started by putSoon and not yet done, by path. */
+  private readonly pending = new Map<string, Promise<void>>();
+  private settleAtShutdown = false;
 
   constructor(dir: string, opts: { maxBytes?: number; onNote?: (message: string) => void } = {}) {
     this.dir = dir;
@@ -91,6 +95,7 @@ export class CacheStore {
   /** The entry, if the cache has an intact one; it becomes the most recently used. */
   async get(key: CacheKey): Promise<CacheEntry | undefined> {
     const path = this.path(key);
+    await this.pending.get(path);
     let raw: Buffer;
     try {
       raw = await readFile(path);
@@ -114,6 +119,34 @@ export class CacheStore {
     await unlink(this.path(key)).catch(() => undefined);
   }
 
+  /**
+   * put() without waiting for it: the write runs alongside what the caller does next (issue 15: a cold query
+   * wrote the manifest and the tag's digest before it asked for the layer; now they are written while the layer
+   * comes). A read of the same entry, info, prune and clear wait for such writes first, and the run waits for
+   * them before it ends (src/lifecycle.ts), so nothing is left behind and a later read sees the entry.
+   */
+  putSoon(key: CacheKey, data: Uint8Array, meta: Record<string, string> = {}): void {
+    const path = this.path(key);
+    const write: Promise<void> = (this.pending.get(path) ?? Promise.resolve())
+      .then(() => this.put(key, data, meta))
+      .finally(() => {
+        if (this.pending.get(path) === write) this.pending.delete(path);
+      });
+    this.pending.set(path, write);
+    if (!this.settleAtShutdown) {
+      this.settleAtShutdown = true;
+      onShutdown(() => {
+        this.settleAtShutdown = false;
+        return this.settle();
+      });
+    }
+  }
+
+  /** Wait for the writes putSoon started. */
+  async settle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending.values()]);
+  }
+
   /** Store an entry (replacing any), then keep the cache within its bound. Never throws. */
   async put(key: CacheKey, data: Uint8Array, meta: Record<string, string> = {}): Promise<void> {
     const path = this.path(key);
@@ -126,7 +159,7 @@ export class CacheStore {
       return;
     }
     try {
-      await this.prune(this.maxBytes);
+      await this.pruneNow(this.maxBytes);
     } catch (err) {
       this.onNote(`cannot prune ${this.dir}: ${describe(err)}`);
     }
@@ -171,6 +204,7 @@ export class CacheStore {
 
   /** The folder, its entry count and their size in bytes. */
   async info(): Promise<CacheInfo> {
+    await this.settle();
     const all = await this.entries(Date.now());
     return { dir: this.dir, entries: all.length, bytes: all.reduce((n, e) => n + e.size, 0) };
   }
@@ -180,6 +214,12 @@ export class CacheStore {
    * in several processes at once: an entry already removed by another is not an error.
    */
   async prune(maxBytes: number = this.maxBytes): Promise<PruneResult> {
+    await this.settle();
+    return this.pruneNow(maxBytes);
+  }
+
+  /** prune() without waiting for pending writes (a write prunes after itself). */
+  private async pruneNow(maxBytes: number): Promise<PruneResult> {
     const all = await this.entries(Date.now());
     all.sort((a, b) => b.used - a.used || (a.path < b.path ? -1 : 1));
     let bytes = 0;
@@ -202,6 +242,7 @@ export class CacheStore {
 
   /** Remove every entry (only this layout's folder: the cache folder itself and anything else in it stay). */
   async clear(): Promise<void> {
+    await this.settle();
     await rm(this.root, { recursive: true, force: true });
   }
 }

@@ -138,7 +138,8 @@ export class RemoteImageSource implements ImageSource {
       if (hit) return hit;
     }
     const fetched = await this.fetchManifest(identifier, undefined, this.name);
-    if (hint && last !== fetched.digest) await this.cache!.put(hint, Buffer.from(fetched.digest));
+    // Written while the caller goes on (a layer request next): CacheStore.putSoon.
+    if (hint && last !== fetched.digest) this.cache!.putSoon(hint, Buffer.from(fetched.digest));
     return fetched;
   }
 
@@ -208,7 +209,7 @@ export class RemoteImageSource implements ImageSource {
       const { mediaType, parsed } = parseManifest(bytes, contentType, what);
       const digest = expected ?? sha256Digest(bytes);
       // Verified above (or hashed here): the bytes are what the digest names.
-      await putByDigest(this.cache, 'manifests', digest, bytes, { mediaType });
+      await putByDigest(this.cache, 'manifests', digest, bytes, { mediaType }, { soon: true });
       return { digest, mediaType, bytes, parsed };
     }
   }

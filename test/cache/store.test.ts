@@ -9,6 +9,7 @@ import { releaseFilesKey, tagKey, type CacheKey } from '../../src/cache/keys.js'
 import { cacheDir, parseSize } from '../../src/cache/settings.js';
 import { CacheStore } from '../../src/cache/store.js';
 import { withIo } from '../../src/context.js';
+import { beginRun } from '../../src/lifecycle.js';
 import { osimage, osimageBin } from '../helpers/cli.js';
 import { tempDir, type Temp } from '../helpers/oci-builder.js';
 
@@ -30,6 +31,18 @@ async function age(store: CacheStore, k: CacheKey, seconds: number): Promise<voi
 }
 
 describe('CacheStore', () => {
+  test('putSoon: a read of that entry, info and the end of the run wait for the write', async () => {
+    const store = await newStore();
+    store.putSoon(key(1), Buffer.from('one'));
+    expect((await store.get(key(1)))?.data.toString()).toBe('one');
+    store.putSoon(key(2), Buffer.from('two'));
+    expect(await store.info()).toMatchObject({ entries: 2 });
+    const done = beginRun();
+    store.putSoon(key(3), Buffer.from('three'));
+    await done();
+    expect((await readFile(store.path(key(3)))).toString()).toContain('three');
+  });
+
   test('put then get gives the bytes and the meta back; a missing key is a miss', async () => {
     const store = await newStore();
     await store.put(key(1), Buffer.from('hello'), { mediaType: 'x/y' });
