@@ -92,13 +92,21 @@ export function loadBundle(opts: BundleOptions): Bundle {
   const cacheDirs = opts.cacheDirs ?? defaultCacheDirs(opts.dir);
   const pending: Pending[] = [];
   const codeCache: Record<string, CacheUse> = {};
-  const key = (e: Entry) => `${process.version}-${process.arch}-${e.sha256.slice(0, 32)}.bin`;
+  /**
+   * A V8 code cache holds the functions compiled by the run that wrote it, and is written once: commands.cjs and
+   * the package scripts are cached per command module (the first one cli.cjs asks for, e.g. `release`), so that the
+   * entry a command reads was written by a run of that command (issue 15: a `release info` whose entry was written
+   * by `cache info` compiled most of its code again on every run, ~10 ms). Bounded by the command modules.
+   */
+  let profile = '';
+  const key = (e: Entry, shared = false) =>
+    `${process.version}-${process.arch}-${e.sha256.slice(0, 32)}${shared || !profile ? '' : `-${profile}`}.bin`;
 
-  function readCache(e: Entry): Buffer | undefined {
+  function readCache(e: Entry, shared: boolean): Buffer | undefined {
     if (noCache) return undefined;
     for (const d of cacheDirs) {
       try {
-        return readFileSync(join(d, key(e)));
+        return readFileSync(join(d, key(e, shared)));
       } catch {
         // not there: the next folder, else none
       }
@@ -107,10 +115,11 @@ export function loadBundle(opts: BundleOptions): Bundle {
   }
 
   function run(name: string, e: Entry, hostRequire: (id: string) => unknown): Record<string, unknown> {
+    const shared = name === 'cli';
     const path = join(opts.dir, e.file);
     // hack/bundle.mjs writes ASCII: latin1 is read without decoding.
     const source = readFileSync(path, 'latin1');
-    const cachedData = readCache(e);
+    const cachedData = readCache(e, shared);
     const wrapped = `(function (exports, require, module, __filename, __dirname, __osimageMeta) {${source}\n})`;
     let script: Script;
     try {
@@ -120,7 +129,7 @@ export function loadBundle(opts: BundleOptions): Bundle {
       script = new Script(wrapped, { filename: path });
     }
     codeCache[name] = noCache ? 'off' : !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
-    if (codeCache[name] === 'missing' || codeCache[name] === 'rejected') pending.push({ script, path: key(e) });
+    if (codeCache[name] === 'missing' || codeCache[name] === 'rejected') pending.push({ script, path: key(e, shared) });
     const module = { exports: {} as Record<string, unknown> };
     let url: string | undefined;
     const meta = {
@@ -151,7 +160,15 @@ export function loadBundle(opts: BundleOptions): Bundle {
       if (id.startsWith('osimage-pkg:')) return fromPackage(id.slice('osimage-pkg:'.length));
       if (id.startsWith('osimage-shared:')) return table(cli, '__shared')[id.slice('osimage-shared:'.length)];
       if (id.startsWith('osimage-commands:')) {
-        commands ??= run('commands', manifest.commands, hostRequire);
+        if (!commands) {
+          // './commands/release.js' → 'release' ([a-z0-9-] only: a file name).
+          profile = id
+            .slice('osimage-commands:'.length)
+            .replace(/^.*\//, '')
+            .replace(/\.js$/, '')
+            .replace(/[^a-z0-9-]/g, '_');
+          commands = run('commands', manifest.commands, hostRequire);
+        }
         // A promise of the module (commands.cjs evaluates it on first use); cli.ts awaits it.
         return (table(commands, '__commands')[id.slice('osimage-commands:'.length)] as () => Promise<unknown>)();
       }

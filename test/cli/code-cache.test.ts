@@ -57,7 +57,9 @@ describe('the launcher code cache', () => {
     expect(first).toEqual({ out: 'HELLO BOB cli.cjs', use: { cli: 'used', commands: 'missing' } });
     const files = (await readdir(caches[0]!)).sort();
     expect(files).toHaveLength(2);
-    for (const f of files) expect(f).toMatch(new RegExp(`^${process.version}-${process.arch}-[0-9a-f]{32}\\.bin$`));
+    // cli.cjs's entry is shared; commands.cjs's is per command module (here ./commands/greet.js).
+    expect(files.map((f) => f.replace(/^v[\d.]+-\w+-[0-9a-f]{32}/, '')).sort()).toEqual(['-greet.bin', '.bin']);
+    for (const f of files) expect(f.startsWith(`${process.version}-${process.arch}-`)).toBe(true);
     expect(await run(['ann'])).toEqual({ out: 'HELLO ANN cli.cjs', use: { cli: 'used', commands: 'used' } });
     expect(await readdir(caches[1]!).catch(() => [])).toEqual([]);
   });
@@ -72,12 +74,13 @@ describe('the launcher code cache', () => {
     // Sources this process has not compiled yet (V8 would take them from its in-memory cache), with damaged entries.
     const fresh = `// ${Date.now()} ${Math.random()}\n`;
     await writeBundle(CLI + fresh, COMMANDS + fresh);
-    const key = (text: string) => `${process.version}-${process.arch}-${createHash('sha256').update(text).digest('hex').slice(0, 32)}.bin`;
+    const key = (text: string, profile = '') =>
+      `${process.version}-${process.arch}-${createHash('sha256').update(text).digest('hex').slice(0, 32)}${profile}.bin`;
+    const entries = [key(CLI + fresh), key(COMMANDS + fresh, '-greet')];
     await mkdir(caches[0]!, { recursive: true });
-    for (const text of [CLI + fresh, COMMANDS + fresh]) await writeFile(join(caches[0]!, key(text)), Buffer.alloc(4096, 7));
+    for (const name of entries) await writeFile(join(caches[0]!, name), Buffer.alloc(4096, 7));
     expect(await run(['bob'])).toEqual({ out: 'HELLO BOB cli.cjs', use: { cli: 'rejected', commands: 'rejected' } });
-    for (const text of [CLI + fresh, COMMANDS + fresh])
-      expect(await readFile(join(caches[0]!, key(text)))).not.toEqual(Buffer.alloc(4096, 7));
+    for (const name of entries) expect(await readFile(join(caches[0]!, name))).not.toEqual(Buffer.alloc(4096, 7));
     expect(await run(['bob'])).toEqual({ out: 'HELLO BOB cli.cjs', use: { cli: 'used', commands: 'used' } });
   });
 
@@ -101,6 +104,21 @@ describe('the launcher code cache', () => {
     expect(seen.map((files) => files.length)).toEqual([2, 2]);
   });
 
+  test("commands.cjs keeps an entry per command module: one command's entry is not another's", async () => {
+    await writeBundle(
+      CLI.replace('./commands/greet.js', `./commands/' + (argv[1] ?? 'greet') + '.js`),
+      COMMANDS.replace(
+        'exports.__commands = {',
+        "exports.__commands = { './commands/wave.js': () => Promise.resolve({ greet: (n) => 'wave ' + n }),",
+      ),
+    );
+    expect(await run(['bob'])).toMatchObject({ use: { commands: 'missing' } });
+    expect(await run(['bob'])).toMatchObject({ use: { commands: 'used' } });
+    expect(await run(['bob', 'wave'])).toEqual({ out: 'wave bob cli.cjs', use: { cli: 'used', commands: 'missing' } });
+    expect(await run(['ann', 'wave'])).toMatchObject({ use: { commands: 'used' } });
+    expect((await readdir(caches[0]!)).filter((f) => /-(greet|wave)\.bin$/.test(f))).toHaveLength(2);
+  });
+
   test('a split package runs from its own script, only when first required, with its own cache entry', async () => {
     const commands = `
 const { hello } = require('osimage-shared:src/hello.ts');
@@ -116,9 +134,10 @@ exports.__commands = {
     manifest.packages = { loud: { file: 'loud.cjs', sha256: createHash('sha256').update(loud).digest('hex') } };
     await writeFile(join(dir, 'bundle.json'), JSON.stringify(manifest));
     expect(await run(['bob'])).toEqual({ out: 'HELLO BOB cli.cjs', use: { cli: 'missing', commands: 'missing' } });
-    expect(await run(['bob', 'shout'])).toEqual({ out: 'bob!! cli.cjs', use: { cli: 'used', commands: 'used', loud: 'missing' } });
+    expect(await run(['bob', 'shout'])).toEqual({ out: 'bob!! cli.cjs', use: { cli: 'used', commands: 'missing', loud: 'missing' } });
     expect(await run(['ann', 'shout'])).toEqual({ out: 'ann!! cli.cjs', use: { cli: 'used', commands: 'used', loud: 'used' } });
-    expect(await readdir(caches[0]!)).toHaveLength(3);
+    // cli, commands for greet and for shout, loud (for shout).
+    expect(await readdir(caches[0]!)).toHaveLength(4);
   });
 
   test('noCache reads and writes nothing', async () => {
