@@ -138,7 +138,11 @@ const LAZY_REQUIRES = [
     file: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]core[\\/]util\.js$/,
     edits: [
       ["const { IncomingMessage } = require('node:http')", ''],
-      ['.constructor === IncomingMessage)', ".constructor === require('node:http').IncomingMessage)"],
+      // (only a stream whose class is named so can be one: node:http is not loaded to compare with otherwise)
+      [
+        'if (Object.getPrototypeOf(stream).constructor === IncomingMessage) {',
+        "if (Object.getPrototypeOf(stream).constructor.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage) {",
+      ],
     ],
   },
 ];
