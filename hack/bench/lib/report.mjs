@@ -280,9 +280,12 @@ export function renderResults(r, { median }) {
         : '; oc not on PATH';
     L.push(
       `| \`release info --image-for\`, cold (empty cache) ≤ 1.8× \`node -e 0\` | ${q.toFixed(2)}× (${fmtMs(st.o)} vs ${fmtMs(st.node)})${ocPart} | ${met(ok)} | ` +
-        `the tail after the answer is ${st.tail?.toFixed(1) ?? 'n/a'} ms (bin/osimage keeps wasm on Liftoff); bin/osimage runs dist/bundle/ from its V8 code cache, so what remains is ` +
-        `undici (its JS, and the http, tls and assert modules it requires; its HTTP/2 client is no longer loaded; by tag minus by digest, ~27 ms with the round trips, measured), the https attempt \`--insecure\` makes before plain http (as oc does), ` +
-        `the /v2/, manifest and blob round trips, and reading and checking the 550 KiB layer${noise(ok, minOf(x.osimage) / minOf(x.node), 1.8)} |`,
+        `${fmtMs(st.o - st.node)} over node itself; the tail after the answer is ${st.tail?.toFixed(1) ?? 'n/a'} ms (bin/osimage keeps wasm on Liftoff). ` +
+        'By stage, timed in one quiet run with Node\'s module list and undici\'s diagnostics channels (hack/bench/quick.mjs --serve): the launcher, node:v8 and cli.cjs ~7 ms; ' +
+        'commands.cjs from its code cache ~4 ms; node:crypto (digests, cache checksums) ~3–6 ms and node:fs/promises ~1–2.5 ms; undici from its own code-cached script, with assert and net, ~5 ms; ' +
+        '`--insecure` tries https first, as oc does: node:tls, a TLS context and the failed handshake, ~5 ms of the main thread even with plain http now sent alongside; ' +
+        'the registry answering /v2/ (4–8 ms here), the manifest and the blob (~9 ms to its first byte, ~10 ms of body); then inflating, hashing and reading the 550 KiB layer, writing the cache and printing, ~10 ms. ' +
+        `None of these is large; each is one of Node's modules or a round trip that oc (one static Go binary, no runtime to start) pays far less for${noise(ok, minOf(x.osimage) / minOf(x.node), 1.8)} |`,
     );
     for (const [key, label, bound] of [
       ['warmTag', 'warm cache, by tag', 1.4],
@@ -298,7 +301,7 @@ export function renderResults(r, { median }) {
       const q2 = v / st.node;
       const ok2 = q2 <= bound;
       L.push(
-        `| the same, ${label} ≤ ${bound}× \`node -e 0\` | ${q2.toFixed(2)}× (${fmtMs(v)}) | ${met(ok2)} | ${ok2 ? 'no blob requests' : `${fmtMs(v - st.node)} over node itself: ${key === 'warmTag' ? 'undici, the https attempt and the /v2/ and HEAD round trips' : 'no request and no HTTP code; Node loading crypto, streams and fs for the cache reads and digest checks, and the command code'}`}${noise(ok2, minOf(x[key]) / minOf(x.node), bound)} |`,
+        `| the same, ${label} ≤ ${bound}× \`node -e 0\` | ${q2.toFixed(2)}× (${fmtMs(v)}) | ${met(ok2)} | ${ok2 ? 'no blob requests' : `${fmtMs(v - st.node)} over node itself: ${key === 'warmTag' ? 'what the query by digest costs, plus undici (~5 ms from its code cache), node:tls and the https attempt `--insecure` makes first (~5 ms), and the /v2/ and HEAD round trips (~8 ms with the registry\'s answers)' : 'no request, no HTTP code (undici is a script of its own, never read); the launcher, node:v8 and cli.cjs (~7 ms), commands.cjs from its code cache (~4 ms), node:crypto for the entries\' checksums and the manifest\'s digest (~3–6 ms; kept: a corrupted entry must be found), node:fs/promises (~1–2.5 ms), the stdout pipe, reading and checking the three entries and printing'}`}${noise(ok2, minOf(x[key]) / minOf(x.node), bound)} |`,
       );
     }
   }
@@ -306,7 +309,7 @@ export function renderResults(r, { median }) {
     const ok = so <= 1.15 * sn;
     L.push(
       `| \`osimage --help\` ≤ 1.15× \`node -e 0\` | ${ratio(so, sn)} (${fmtMs(so)} vs ${fmtMs(sn)}) | ${met(ok)} | ${fmtMs(so - sn)} on top of node itself, of which \`require('commander')\` is ${fmtMs(sc - sn)} ` +
-        `(it requires child_process, which pulls in net and dgram, which bin/osimage does not: commander's child_process is required only if used); bin/osimage (CommonJS, no ES module loader) runs dist/bundle/cli.cjs (commander and the command table, 80 KiB) from a V8 code cache (0.5 ms to compile). What remains, measured with Node's module list and timers: the stdout pipe's stream and net modules, node:v8 for --liftoff-only and node:vm for the code cache (~5 ms together), then commander building and printing the help (~4 ms)${noise(ok, minOf(r.startup.osimage) / minOf(r.startup.node), 1.15)} |`,
+        `(it requires child_process, which pulls in net and dgram, which bin/osimage does not: commander's child_process is required only if used); bin/osimage (CommonJS, no ES module loader) runs dist/bundle/cli.cjs (commander and the command table, 80 KiB) from a V8 code cache (0.5 ms to compile), without node:module or node:os. What remains, measured with Node's module list and timers: node:v8 for --liftoff-only (~1.4 ms with the stream modules it needs; set before any script compiles, since the code cache is valid only under the flags it was made with), the stdout pipe's net.Socket (~1.4 ms more), then commander building and printing the help (~3–4 ms)${noise(ok, minOf(r.startup.osimage) / minOf(r.startup.node), 1.15)} |`,
     );
   }
   for (const tag of ['standard', 'deep']) {
