@@ -39,6 +39,11 @@ export interface BundleOptions {
   cacheDirs?: string[];
   /** Keep no code cache (default: `OSIMAGE_NO_CODE_CACHE` set to anything but '' or '0'). */
   noCache?: boolean;
+  /**
+   * The run's arguments: cli.cjs keeps one entry for runs that name a command and one for those that do not
+   * (`--help`, `--version`), for the reason given at `profile` below. Default: one entry.
+   */
+  argv?: readonly string[];
   /** Resolves what the scripts require from node_modules and Node (default: a require from `dir`). */
   require?: NodeJS.Require;
 }
@@ -99,8 +104,11 @@ export function loadBundle(opts: BundleOptions): Bundle {
    * by `cache info` compiled most of its code again on every run, ~10 ms). Bounded by the command modules.
    */
   let profile = '';
-  const key = (e: Entry, shared = false) =>
-    `${process.version}-${process.arch}-${e.sha256.slice(0, 32)}${shared || !profile ? '' : `-${profile}`}.bin`;
+  const cliProfile = opts.argv?.some((a) => !a.startsWith('-')) ? 'run' : '';
+  const key = (e: Entry, isCli = false) => {
+    const suffix = isCli ? cliProfile : profile;
+    return `${process.version}-${process.arch}-${e.sha256.slice(0, 32)}${suffix ? `-${suffix}` : ''}.bin`;
+  };
 
   function readCache(e: Entry, shared: boolean): Buffer | undefined {
     if (noCache) return undefined;

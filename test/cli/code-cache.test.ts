@@ -119,6 +119,19 @@ describe('the launcher code cache', () => {
     expect((await readdir(caches[0]!)).filter((f) => /-(greet|wave)\.bin$/.test(f))).toHaveLength(2);
   });
 
+  test('given the arguments, cli.cjs keeps one entry for runs that name a command and one for those that do not', async () => {
+    const withArgv = async (argv: string[]) => {
+      const b = loadBundle({ dir, cacheDirs: caches, noCache: false, argv });
+      await b.cli.main(argv);
+      b.saveCodeCache();
+      return b.codeCache.cli;
+    };
+    expect(await withArgv(['--help'])).toBe('missing');
+    expect(await withArgv(['bob'])).toBe('missing');
+    expect(await withArgv(['ann'])).toBe('used');
+    expect(await withArgv(['-h'])).toBe('used');
+  });
+
   test('a split package runs from its own script, only when first required, with its own cache entry', async () => {
     const commands = `
 const { hello } = require('osimage-shared:src/hello.ts');
