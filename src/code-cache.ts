@@ -44,6 +44,13 @@ export interface BundleOptions {
    * (`--help`, `--version`), for the reason given at `profile` below. Default: one entry.
    */
   argv?: readonly string[];
+  /**
+   * Called once, just before commands.cjs is compiled, after cli.cjs's code cache (if it had none) is written:
+   * the launcher sets V8 flags there (`--liftoff-only`). A code cache is valid only under the flags it was made
+   * with, and Node's own built-in modules lose theirs once any flag is set (each loaded after it compiles from
+   * source), so `--help` and `--version`, which never load commands.cjs, run without setting any.
+   */
+  beforeCommands?: () => void;
   /** Resolves what the scripts require from node_modules and Node (default: a require from `dir`). */
   require?: NodeJS.Require;
 }
@@ -169,6 +176,8 @@ export function loadBundle(opts: BundleOptions): Bundle {
       if (id.startsWith('osimage-shared:')) return table(cli, '__shared')[id.slice('osimage-shared:'.length)];
       if (id.startsWith('osimage-commands:')) {
         if (!commands) {
+          saveCodeCache();
+          opts.beforeCommands?.();
           // './commands/release.js' → 'release' ([a-z0-9-] only: a file name).
           profile = id
             .slice('osimage-commands:'.length)
