@@ -132,6 +132,26 @@ describe('the launcher code cache', () => {
     expect(await withArgv(['-h'])).toBe('used');
   });
 
+  test("beforeCommands runs once, after cli.cjs's entry is written and before commands.cjs loads; never without a command", async () => {
+    const calls: Array<{ files: number; commands: unknown }> = [];
+    const load = () => {
+      const b = loadBundle({
+        dir,
+        cacheDirs: caches,
+        noCache: false,
+        beforeCommands: () =>
+          calls.push({ files: existsSync(caches[0]!) ? readdirSync(caches[0]!).length : 0, commands: b.codeCache.commands }),
+      });
+      return b;
+    };
+    expect(await load().cli.main(['help'])).toBe('usage');
+    expect(calls).toEqual([]);
+    const b = load();
+    expect(await b.cli.main(['bob'])).toBe('HELLO BOB cli.cjs');
+    await b.cli.main(['ann']);
+    expect(calls).toEqual([{ files: 1, commands: undefined }]);
+  });
+
   test('a split package runs from its own script, only when first required, with its own cache entry', async () => {
     const commands = `
 const { hello } = require('osimage-shared:src/hello.ts');
