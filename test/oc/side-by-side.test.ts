@@ -1,0 +1,148 @@
+/**
+ * osimage side by side with oc 4.13 (issue 18): every pair of hack/oc-compare/pairs.yaml runs in-process against
+ * the deterministic image set (hack/oc-compare/images.mjs) in one local registry, and is compared with oc's output
+ * recorded in test/fixtures/oc/ (hack/oc-compare/record.mjs), after templating the registry host:port and folders.
+ *
+ * - `expect: identical`: stdout, stderr, exit code (and the files under `snapshot:`) equal oc's.
+ * - `expect: documented` / `oc-quirk`: what the difference leaves equal (`same:`) equals oc's.
+ * - KNOWN_WRONG: pairs that still differ from oc today, each with the area being fixed; they run as `it.fails`,
+ *   so one that starts to match fails here until it is taken off the list.
+ *
+ * `node hack/oc-compare/compare.mjs` prints the same classes for the built binary, with the count.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  differences,
+  type Environment,
+  fixtureFile,
+  jsonSubsetEqual,
+  loadPairs,
+  type Pair,
+  type Recorded,
+  type Result,
+  runPair,
+  startEnvironment,
+} from '../../hack/oc-compare/lib.mjs';
+import { osimageRaw } from '../helpers/cli.js';
+
+const ARGV = 'argv normaliser (--bool=VALUE, -o=VALUE, unknown flag text)';
+const FORMATS = 'output formats (jsonpath, go-template, the -o error text)';
+const JSON_SHAPE = "-o json shape (config size/id/container_config in oc's order, displayVersions null)";
+const NETWORK = "network and registry error texts in oc's form";
+const SEMVER = "semver: oc's parser strictness and detail";
+const FILTER = '--filter-by-os texts and the regexp check before any network';
+const NEW = 'release new: info lines and payload bytes';
+const MODES = 'extract --to: files written 0640';
+
+/** Pairs that differ from oc today, and the work that fixes them. */
+const KNOWN_WRONG = new Map<string, string>([
+  ['info-o-json', JSON_SHAPE],
+  ['info-o-equals-json', `${ARGV}; ${JSON_SHAPE}`],
+  ['info-o-equals-name', ARGV],
+  ['info-o-jsonpath-rhcos', `${ARGV}; ${FORMATS}`],
+  ['info-o-jsonpath-space', FORMATS],
+  ['info-o-jsonpath-range', FORMATS],
+  ['info-o-jsonpath-filter', FORMATS],
+  ['info-o-jsonpath-object', FORMATS],
+  ['info-o-jsonpath-array', FORMATS],
+  ['info-o-jsonpath-number', `${FORMATS}; ${JSON_SHAPE}`],
+  ['info-o-jsonpath-missing-key', FORMATS],
+  ['info-o-jsonpath-as-json', FORMATS],
+  ['info-o-go-template', FORMATS],
+  ['info-o-go-template-range', FORMATS],
+  ['info-o-go-template-index', FORMATS],
+  ['info-o-go-template-if', FORMATS],
+  ['info-o-go-template-printf', `${FORMATS}; ${JSON_SHAPE}`],
+  ['info-o-template', FORMATS],
+  ['info-o-yaml', FORMATS],
+  ['info-o-bogus', FORMATS],
+  ['info-insecure-true', ARGV],
+  ['info-insecure-T', ARGV],
+  ['info-insecure-1', ARGV],
+  ['info-insecure-yes', ARGV],
+  ['info-pullspecs-true', ARGV],
+  ['info-skip-verification-true', ARGV],
+  ['info-insecure-false', `${ARGV}; ${NETWORK}`],
+  ['info-no-insecure', NETWORK],
+  ['info-multi-json', JSON_SHAPE],
+  ['info-filter-no-match', FILTER],
+  ['info-filter-bad-regexp', FILTER],
+  ['info-filter-bad-regexp-single', FILTER],
+  ['info-2019', SEMVER],
+  ['info-2019-json', `${JSON_SHAPE}; ${SEMVER}`],
+  ['info-not-semver-json', JSON_SHAPE],
+  ['info-manifest-unknown', NETWORK],
+  ['info-repo-unknown', NETWORK],
+  ['info-unreachable', NETWORK],
+  ['info-unreachable-image-for', NETWORK],
+  ['info-no-such-host', NETWORK],
+  ['info-unknown-flag', ARGV],
+  ['info-unknown-shorthand', ARGV],
+  ['extract-to-fresh', MODES],
+  ['extract-to-existing', MODES],
+  ['extract-to-2019', MODES],
+  ['extract-insecure-true', ARGV],
+  ['extract-filter-no-match', FILTER],
+  ['extract-manifest-unknown', NETWORK],
+  ['extract-unreachable', NETWORK],
+  ['extract-unknown-flag', ARGV],
+  ['new-to-dir', NEW],
+  ['new-to-dir-previous', NEW],
+  ['new-to-file', NEW],
+  ['new-to-image', NEW],
+  ['new-name-not-semver', SEMVER],
+  ['new-name-v-prefix', SEMVER],
+  ['new-insecure-true', `${ARGV}; ${NEW}`],
+  ['new-unknown-flag', ARGV],
+]);
+
+const pairs = await loadPairs();
+const recorded = (name: string): Recorded => JSON.parse(readFileSync(fixtureFile(name), 'utf8')) as Recorded;
+
+/** The streams a pair compares: all for identical, `same:` for documented and oc-quirk. */
+const compared = (pair: Pair) => (pair.expect === 'identical' ? (['stdout', 'stderr', 'exitCode', 'files'] as const) : (pair.same ?? []));
+
+function check(pair: Pair, oc: Recorded, ours: Result): void {
+  // A documented difference that is gone should be said: the pair is identical now.
+  if (pair.expect !== 'identical')
+    expect(differences(oc, ours, pair), 'the documented difference is gone: mark the pair identical').not.toEqual([]);
+  for (const k of compared(pair)) {
+    if (k === 'stdout' && pair.json === 'subset') {
+      expect(jsonSubsetEqual(oc.stdout, ours.stdout, pair.ignore), `stdout: oc's JSON keys and values\n${ours.stdout}`).toBe(true);
+    } else {
+      expect({ [k]: ours[k] ?? null }).toEqual({ [k]: oc[k] ?? null });
+    }
+  }
+}
+
+describe('osimage release side by side with oc adm release (test/fixtures/oc)', () => {
+  let env: Environment | undefined;
+  beforeAll(async () => {
+    env = await startEnvironment();
+  });
+  afterAll(async () => {
+    await env?.stop();
+  });
+
+  const run = async (args: string[]) => {
+    const r = await osimageRaw(['release', ...args]);
+    return { stdout: r.stdout.toString('utf8'), stderr: r.stderr, exitCode: r.exitCode };
+  };
+
+  it('has a recording for every pair and every KNOWN_WRONG name is a pair', () => {
+    const names = new Set(pairs.map((p) => p.name));
+    expect([...KNOWN_WRONG.keys()].filter((n) => !names.has(n))).toEqual([]);
+    for (const p of pairs) expect(recorded(p.name).command.slice(3)).toEqual(p.args);
+  });
+
+  for (const pair of pairs) {
+    const what = pair.expect === 'identical' ? 'identical' : `${pair.expect}, same ${(pair.same ?? []).join(', ') || 'nothing'}`;
+    const known = KNOWN_WRONG.get(pair.name);
+    const test = known ? it.fails : it;
+    test(`${pair.name} (${what})${known ? ` — KNOWN_WRONG: ${known}` : ''}`, async () => {
+      if (!env) throw new Error('no registry');
+      check(pair, recorded(pair.name), await runPair(pair, env, run));
+    });
+  }
+});
