@@ -14,6 +14,7 @@
  * Repository `ocp/base:cvo`: a one-layer base image for `release new --to-image-base`.
  */
 import { buildLayer, jsonBlob } from '../../dist/release/build-layer.js';
+import { ocImageStream, ocTag } from '../lib/image-stream.mjs';
 
 export const CREATED = '2023-05-25T08:25:20Z';
 export const ART = 'quay.io/openshift-release-dev/ocp-v4.0-art-dev';
@@ -33,15 +34,6 @@ const OCI = {
 /** A made-up digest pull spec on the ART host: `n` repeated (hex digit or short hex word). */
 export const art = (hex) => `${ART}@sha256:${hex.repeat(64).slice(0, 64)}`;
 
-const tag = (name, pullspec, annotations) => ({
-  name,
-  annotations,
-  from: { kind: 'DockerImage', name: pullspec },
-  generation: null,
-  importPolicy: {},
-  referencePolicy: { type: '' },
-});
-
 const source = (repo, commit, versions) => ({
   'io.openshift.build.commit.id': commit,
   'io.openshift.build.commit.ref': '',
@@ -57,42 +49,31 @@ const os = (version) => ({
   'io.openshift.build.versions': `machine-os=${version}`,
 });
 
-function imageStream(name, tags) {
-  return {
-    kind: 'ImageStream',
-    apiVersion: 'image.openshift.io/v1',
-    metadata: {
-      name,
-      creationTimestamp: CREATED,
-      annotations: { 'release.openshift.io/from-image-stream': 'ocp/4.13-art-latest-2023-05-24-134135' },
-    },
-    spec: { lookupPolicy: { local: false }, tags },
-    status: { dockerImageRepository: '' },
-  };
-}
+const imageStream = (name, tags) =>
+  ocImageStream(name, tags, { created: CREATED, fromImageStream: 'ocp/4.13-art-latest-2023-05-24-134135' });
 
 const RHCOS_413 = '413.92.202305231734-0';
 
 /** The 4.12+ payload: rhel-coreos and its extensions. */
 export const RELEASE_413 = imageStream('4.13.1', [
-  tag('cli', art('1'), source('oc', 'a'.repeat(40), 'kubectl=1.26.1')),
-  tag('cluster-version-operator', art('2'), source('cluster-version-operator', 'b'.repeat(40))),
-  tag('machine-config-operator', art('4'), source('machine-config-operator', 'c'.repeat(40))),
-  tag('rhel-coreos', art('5'), os(RHCOS_413)),
-  tag('rhel-coreos-extensions', art('6'), os(RHCOS_413)),
+  ocTag('cli', art('1'), source('oc', 'a'.repeat(40), 'kubectl=1.26.1')),
+  ocTag('cluster-version-operator', art('2'), source('cluster-version-operator', 'b'.repeat(40))),
+  ocTag('machine-config-operator', art('4'), source('machine-config-operator', 'c'.repeat(40))),
+  ocTag('rhel-coreos', art('5'), os(RHCOS_413)),
+  ocTag('rhel-coreos-extensions', art('6'), os(RHCOS_413)),
 ]);
 
 /** The 2019 payload: machine-os-content, an RHCOS version that is not semver. */
 export const RELEASE_2019 = imageStream('4.1.0', [
-  tag('cli', art('7'), source('origin', 'd'.repeat(40), 'kubectl=1.13.4')),
-  tag('cluster-version-operator', art('8'), source('cluster-version-operator', 'e'.repeat(40))),
-  tag('machine-os-content', art('9'), os('410.8.20190325.0')),
+  ocTag('cli', art('7'), source('origin', 'd'.repeat(40), 'kubectl=1.13.4')),
+  ocTag('cluster-version-operator', art('8'), source('cluster-version-operator', 'e'.repeat(40))),
+  ocTag('machine-os-content', art('9'), os('410.8.20190325.0')),
 ]);
 
 /** No release-metadata, a name that is not a semantic version. */
 export const RELEASE_CUSTOM = imageStream('custom-build', [
-  tag('cli', art('a'), source('oc', 'f'.repeat(40), 'kubectl=1.26.1')),
-  tag('cluster-version-operator', art('b'), source('cluster-version-operator', '0'.repeat(40))),
+  ocTag('cli', art('a'), source('oc', 'f'.repeat(40), 'kubectl=1.26.1')),
+  ocTag('cluster-version-operator', art('b'), source('cluster-version-operator', '0'.repeat(40))),
 ]);
 
 const metadata = (version, previous, url) => ({
