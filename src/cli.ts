@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { Command } from 'commander';
 import { EXIT_USAGE, OsimageError, describe } from './errors.js';
 import { type Io, env, io, requestedExitCode, withIo } from './context.js';
+import { normalizeArgv } from './commands/argv.js';
 import { beginRun } from './lifecycle.js';
 
 /**
@@ -116,7 +117,8 @@ async function runCommand(argv: string[], run: Io): Promise<number> {
     c.commands.forEach(configure);
   })(program);
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    // oc's flag forms (`--insecure=true`, `-o=json`) and its unknown-flag text: src/commands/argv.ts.
+    await program.parseAsync(normalizeArgv(program, argv), { from: 'user' });
     return requestedExitCode(run) ?? 0;
   } catch (err) {
     return exitCodeFor(err, CommanderError, terminal);

@@ -13,6 +13,8 @@ const TAMPERED = 'the release image failed content verification and may have bee
  * tampered with. The caller renders the value `read` returns.
  */
 export async function readImages<T>(o: RegistryOptionValues, read: (open: OpenImage, opts: SourceOptions) => Promise<T>): Promise<T> {
+  // A bad --filter-by-os is a usage error before any network, as in oc (even for an image that is no list).
+  if (o.filterByOs !== undefined) (await import('../registry/platform.js')).platformFilter(o.filterByOs);
   const { openImage } = await import('../registry/open.js');
   const { warn } = await import('../output/terminal.js');
   const state = { verificationFailed: false };

@@ -1,7 +1,8 @@
 /** A registry's unexpected answer as an error: the URL, the status, the registry's own codes, and a `code`. */
 import type { ErrorCode } from '../errors.js';
-import { FetchError, describe } from '../errors.js';
+import { FetchError } from '../errors.js';
 import { discard, readCapped, statusText, type Response } from '../http/client.js';
+import { goRequestText } from '../http/network.js';
 import { redactUrl } from '../http/redact.js';
 
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -86,19 +87,23 @@ export async function registryFailure(
 }
 
 /**
- * A registry that gave no answer at all (no such host, refused, reset, timeout, TLS): one line naming the
- * registry, the URL tried and the cause, `cannot reach registry R at URL: connect ECONNREFUSED …`. What to
- * do about it is the CLI's hint (src/output/hints.ts), which reads `insecure` and the cause's code.
+ * A registry that gave no answer at all (no such host, refused, reset, timeout, TLS), in oc's words: `unable
+ * to read image REF: Get "URL": dial tcp 127.0.0.1:1: connect: connection refused` (src/http/network.ts
+ * words the cause as Go does). Before an image is named (the ping is the registry's), `cannot reach registry
+ * R: Get "URL": …`; the image source names its image with {@link UnreachableRegistryError.forImage}. What to do
+ * about it is the CLI's hint (src/output/hints.ts), which reads `insecure` and the cause's code.
  */
 export class UnreachableRegistryError extends FetchError {
   readonly registry: string;
   /** Whether --insecure was in effect (plain http was tried too, verification was off). */
   readonly insecure: boolean;
-  constructor(registry: string, failure: FetchError, insecure: boolean) {
-    // A request that got no answer says `request to URL failed: CAUSE`; the URL is named here once.
-    const cause = failure.code === 'network' && failure.cause !== undefined ? describe(failure.cause) : describe(failure);
+  /** The image being read, when one was. */
+  readonly image: string | undefined;
+  private readonly failure: FetchError;
+  constructor(registry: string, failure: FetchError, insecure: boolean, image?: string) {
+    const text = goRequestText(failure, redactUrl(failure.url));
     super(
-      `cannot reach registry ${registry} at ${redactUrl(failure.url)}: ${cause}`,
+      image === undefined ? `cannot reach registry ${registry}: ${text}` : `unable to read image ${image}: ${text}`,
       failure.url,
       undefined,
       failure,
@@ -107,5 +112,12 @@ export class UnreachableRegistryError extends FetchError {
     this.name = 'UnreachableRegistryError';
     this.registry = registry;
     this.insecure = insecure;
+    this.image = image;
+    this.failure = failure;
+  }
+
+  /** The same failure, named as oc names it while reading `image`. */
+  forImage(image: string): UnreachableRegistryError {
+    return this.image === undefined ? new UnreachableRegistryError(this.registry, this.failure, this.insecure, image) : this;
   }
 }

@@ -1,9 +1,11 @@
 /**
  * Choosing one image from a manifest list, as oc does: `--filter-by-os REGEX` is matched against
  * `os/arch[/variant]` and the first match wins; the default is linux/amd64; a list with a single entry is
- * always accepted. No match is an error that lists the platforms the list has.
+ * always accepted. No match is oc's error (`unable to read image REF: filtered all images from manifest list`)
+ * followed by the platforms the list has.
  */
 import { OsimageError, UsageError } from '../errors.js';
+import { compileGoRegexp } from './go-regexp.js';
 import {
   isIndex,
   type Descriptor,
@@ -25,13 +27,17 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The compiled filter: the user's regex, or the quoted default. A bad regex is a usage error. */
+/**
+ * The compiled filter: the user's regex, read as Go reads it (oc compiles it with Go's regexp), or the quoted
+ * default. A bad regex is a usage error in oc's words: `--filter-by-os was not a valid regular expression:
+ * error parsing regexp: missing closing ]: `[``. Commands check it before any network (readImages).
+ */
 export function platformFilter(filterByOs: string | undefined): RegExp {
   if (filterByOs === undefined || filterByOs === '') return new RegExp(escapeRegex(DEFAULT_PLATFORM));
   try {
-    return new RegExp(filterByOs);
+    return compileGoRegexp(filterByOs);
   } catch (err) {
-    throw new UsageError(`--filter-by-os: invalid regular expression ${JSON.stringify(filterByOs)}: ${(err as Error).message}`);
+    throw new UsageError(`--filter-by-os was not a valid regular expression: ${(err as Error).message}`);
   }
 }
 
@@ -45,7 +51,7 @@ export function selectPlatform(index: ImageIndex, ref: string, filterByOs?: stri
   const available = [...new Set(entries.map((d) => platformString(d.platform)))];
   const wanted = filterByOs === undefined || filterByOs === '' ? DEFAULT_PLATFORM : filterByOs;
   throw new OsimageError(
-    `failed to retrieve manifests from image ${ref}: filtered all images from manifest list (no platform matches ${wanted}; the list has ${available.join(', ') || 'no entries'})`,
+    `unable to read image ${ref}: filtered all images from manifest list (no platform matches ${wanted}; the list has ${available.join(', ') || 'no entries'})`,
   );
 }
 

@@ -19,7 +19,7 @@ import { redactUrl } from '../http/redact.js';
 import { connect, type ConnectOptions } from './connect.js';
 import { checkManifest } from './documents.js';
 import type { ImageReference } from './reference.js';
-import { RegistryError, statusFrom } from './errors.js';
+import { RegistryError, UnreachableRegistryError, statusFrom } from './errors.js';
 import type { RegistryTransport } from './transport.js';
 import {
   MAX_MANIFEST_BYTES,
@@ -213,8 +213,9 @@ export class RemoteImageSource implements ImageSource {
     }
   }
 
-  /** oc's wording for the common cases: not found, denied. */
+  /** oc's wording for the common cases: no answer (`unable to read image REF: Get "URL": …`), not found, denied. */
   private manifestError(err: unknown, display: string): unknown {
+    if (err instanceof UnreachableRegistryError) return err.forImage(this.name);
     if (!(err instanceof RegistryError)) return err;
     if (err.code === 'not-found') {
       const status = err.status ?? 404;

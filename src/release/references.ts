@@ -3,12 +3,11 @@
  * src/oci/image-stream.ts): `release-metadata` (Cincinnati metadata: version, previous, next, metadata) and
  * the component versions in the images' annotations.
  */
-import type Semver from 'semver';
 import { type Warning, describe } from '../errors.js';
-import { lazyRequire } from '../lazy.js';
 import type { ImageStream, TagReference } from '../oci/image-stream.js';
 import { streamOfTag } from '../oci/os-tags.js';
 import { tooDeep, tooDeepMessage } from '../json.js';
+import { compare as compareSemver, format as formatSemver, parse as parseSemver, type Semver } from './semver.js';
 
 export interface CincinnatiMetadata {
   kind?: string;
@@ -22,8 +21,6 @@ export const ANNOTATION_VERSIONS = 'io.openshift.build.versions';
 export const ANNOTATION_DISPLAY_NAMES = 'io.openshift.build.version-display-names';
 export const ANNOTATION_SOURCE_LOCATION = 'io.openshift.build.source-location';
 export const ANNOTATION_COMMIT = 'io.openshift.build.commit.id';
-
-const semverLib = lazyRequire<typeof Semver>('semver');
 
 /**
  * Parse `release-metadata`. Messages start `invalid release metadata:` (oc's words), then `source` when given
@@ -71,6 +68,7 @@ export function parseComponentVersions(label: string, displayNames = ''): Map<st
       const eq = pair.indexOf('=');
       if (eq < 0) throw new Error(`the display name pair "${pair}" must be NAME=DISPLAYNAME`);
       const [k, v] = [pair.slice(0, eq), pair.slice(eq + 1)];
+      if (k.length < 2) throw new Error(`the version name ${JSON.stringify(k)} must be at least 2 characters`);
       if (!VERSION_KEY.test(k)) throw new Error(`the version name "${k}" must only be ASCII alphanumerics and internal hyphens`);
       if (!DISPLAY_NAME.test(v)) throw new Error(`the display name "${v}" must only be alphanumerics, spaces, and symbols in [():-]`);
       names.set(k, v);
@@ -81,10 +79,13 @@ export function parseComponentVersions(label: string, displayNames = ''): Map<st
     const eq = pair.indexOf('=');
     if (eq < 0) throw new Error(`the version pair "${pair}" must be NAME=VERSION`);
     const [k, v] = [pair.slice(0, eq), pair.slice(eq + 1)];
+    if (k.length < 2) throw new Error(`the version name ${JSON.stringify(k)} must be at least 2 characters`);
     if (!VERSION_KEY.test(k)) throw new Error(`the version name "${k}" must only be ASCII alphanumerics and internal hyphens`);
-    const parsed = semverLib().parse(v);
-    if (!parsed) throw new Error(`the version pair "${pair}" must have a valid semantic version`);
-    out.set(k, { version: parsed.version, displayName: names.get(k) ?? '' });
+    // oc's parser and its words (src/release/semver.ts): `v4.13.1` is no version.
+    const parsed = parseSemver(v);
+    if (parsed.error !== undefined)
+      throw new Error(`the version pair ${JSON.stringify(pair)} must have a valid semantic version: ${parsed.error}`);
+    out.set(k, { version: formatSemver(parsed.version, { build: false }), displayName: names.get(k) ?? '' });
   }
   return out;
 }
@@ -226,6 +227,11 @@ export function byComponentAndStream(
 
 /** Versions sorted as semver when every one parses, else as given. */
 export function sortSemver(versions: string[]): string[] {
-  if (!versions.every((v) => semverLib().valid(v))) return [...versions];
-  return [...versions].sort(semverLib().compare).map((v) => semverLib().parse(v)!.version);
+  const parsed: Semver[] = [];
+  for (const v of versions) {
+    const p = parseSemver(v);
+    if (p.error !== undefined) return [...versions];
+    parsed.push(p.version);
+  }
+  return parsed.sort(compareSemver).map((v) => formatSemver(v));
 }

@@ -89,7 +89,7 @@ describe.each(['oci', 'oci-archive'] as const)('%s transport', (transport) => {
     const picked = await resolveImage(src, 'linux/arm64');
     expect(picked.manifest.digest).toBe(arm.descriptor.digest);
     await expect(resolveImage(src, 'linux/s390x')).rejects.toThrow(
-      /^failed to retrieve manifests from image .*: filtered all images from manifest list \(no platform matches linux\/s390x; the list has linux\/amd64, linux\/arm64\)$/,
+      /^unable to read image .*: filtered all images from manifest list \(no platform matches linux\/s390x; the list has linux\/amd64, linux\/arm64\)$/,
     );
   });
 });
@@ -167,7 +167,7 @@ describe('platform selection', () => {
 
   test('no match lists the platforms there are', () => {
     expect(() => selectPlatform(index(d('linux', 'arm64', 'v8'), d('unknown', 'unknown')), 'quay.io/x/y:1')).toThrow(
-      'failed to retrieve manifests from image quay.io/x/y:1: filtered all images from manifest list (no platform matches linux/amd64; the list has linux/arm64/v8, unknown/unknown)',
+      'unable to read image quay.io/x/y:1: filtered all images from manifest list (no platform matches linux/amd64; the list has linux/arm64/v8, unknown/unknown)',
     );
   });
 

@@ -337,6 +337,24 @@ describe('parsing', () => {
     expect(r.stdout).toContain('\nWarnings:\n* multiple versions or display names reported for the following component(s): kubernetes\n');
     expect(r.stdout).toMatch(/^ {2}kubernetes 1\.26\.1 $/m);
   });
+
+  test("a version oc's parser refuses is a warning with its reason, in oc's words", async () => {
+    const tags = [
+      { name: 'cli', annotations: { 'io.openshift.build.versions': 'kubectl=v1.26.1' } },
+      { name: 'machine-os-content', annotations: { 'io.openshift.build.versions': 'machine-os=410.8.20190325.0' } },
+    ];
+    const img = await image([{ entries: releaseEntries({ tags }) }]);
+    const r = await osimage(['release', 'info', await layout(tmp.dir, 'badsemver', [entry(img)])]);
+    expect(r.exitCode).toBe(0);
+    // oc adm release info --insecure 127.0.0.1:PORT/ocp/bad:4.13.1 (the sample with these two annotations), stdout:
+    expect(r.stdout).toContain(
+      [
+        'Warnings:',
+        '* the referenced image cli had an invalid version annotation: the version pair "kubectl=v1.26.1" must have a valid semantic version: Invalid character(s) found in major number "v1"',
+        '* the referenced image machine-os-content had an invalid version annotation: the version pair "machine-os=410.8.20190325.0" must have a valid semantic version: Invalid character(s) found in patch number "20190325.0"',
+      ].join('\n'),
+    );
+  });
 });
 
 describe('manifest lists', () => {
@@ -370,7 +388,7 @@ describe('manifest lists', () => {
     const r = await osimage(['release', 'info', ref, '--filter-by-os=linux/s390x']);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      `error: failed to retrieve manifests from image ${ref}: filtered all images from manifest list (no platform matches linux/s390x; the list has linux/amd64, linux/arm64)`,
+      `error: unable to read image ${ref}: filtered all images from manifest list (no platform matches linux/s390x; the list has linux/amd64, linux/arm64)`,
     );
     expect(r.exitCode).toBe(1);
   });

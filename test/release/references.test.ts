@@ -55,8 +55,18 @@ describe('component versions', () => {
 
   test.each([
     ['kubernetes', 'the version pair "kubernetes" must be NAME=VERSION'],
-    ['K=1.0.0', 'the version name "K" must only be ASCII alphanumerics and internal hyphens'],
-    ['kubernetes=one', 'the version pair "kubernetes=one" must have a valid semantic version'],
+    // oc's checks in oc's order (pkg/cli/admin/release/image_mapper.go parseComponentVersionsLabel)
+    ['K=1.0.0', 'the version name "K" must be at least 2 characters'],
+    ['Kk=1.0.0', 'the version name "Kk" must only be ASCII alphanumerics and internal hyphens'],
+    ['kubernetes=one', 'the version pair "kubernetes=one" must have a valid semantic version: No Major.Minor.Patch elements found'],
+    [
+      'machine-os=v4.13.1',
+      'the version pair "machine-os=v4.13.1" must have a valid semantic version: Invalid character(s) found in major number "v4"',
+    ],
+    [
+      'machine-os=410.8.20190325.0',
+      'the version pair "machine-os=410.8.20190325.0" must have a valid semantic version: Invalid character(s) found in patch number "20190325.0"',
+    ],
   ])('%s is an error', (label, message) => {
     expect(() => parseComponentVersions(label)).toThrow(message);
   });

@@ -121,7 +121,7 @@ describe('open registry', () => {
     const miss = await osimage(['release', 'info', '--insecure', '--filter-by-os=linux/s390x', `${repo}:multi`]);
     expect(miss.stderr).toMatch(
       new RegExp(
-        `^error: failed to retrieve manifests from image ${repo.replace(/\./g, '\\.')}:multi: filtered all images from manifest list .*linux/amd64, linux/arm64`,
+        `^error: unable to read image ${repo.replace(/\./g, '\\.')}:multi: filtered all images from manifest list .*linux/amd64, linux/arm64`,
       ),
     );
     expect(miss.exitCode).toBe(1);

@@ -1,5 +1,5 @@
-import semver from 'semver';
 import { OsimageError, UsageError } from '../../errors.js';
+import { format, parse } from '../semver.js';
 
 /** The `release-metadata` file (`cincinnati-metadata-v0`). */
 export interface ReleaseMetadata {
@@ -10,10 +10,15 @@ export interface ReleaseMetadata {
   metadata?: Record<string, unknown>;
 }
 
+/** oc's parser (src/release/semver.ts) and oc's words: `--name must be a semantic version: No Major.Minor.Patch elements found`. */
 function normalize(v: string, flag: string): string {
-  const parsed = semver.parse(v.trim(), { loose: false });
-  if (!parsed) throw new UsageError(`${flag}: ${JSON.stringify(v)} is not a semantic version`);
-  return parsed.version + (parsed.build.length ? `+${parsed.build.join('.')}` : '');
+  const parsed = parse(v);
+  if (parsed.error === undefined) return format(parsed.version);
+  throw new UsageError(
+    flag === '--name'
+      ? `--name must be a semantic version: ${parsed.error}`
+      : `${JSON.stringify(v)} is not a valid semantic version: ${parsed.error}`,
+  );
 }
 
 /** Build release-metadata: semver-normalised version, previous/next sorted as strings, metadata a JSON object. */

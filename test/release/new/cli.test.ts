@@ -285,9 +285,12 @@ describe('release new errors', () => {
   });
 
   it('a version that is not semver is a usage error', async () => {
-    const r = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', 'four', '--to-dir', join(tmp.dir, 'x')]);
+    // oc adm release new --from-dir DIR --name notsemver --to-dir x: oc's words (oc exits 1; a usage error is 2 here)
+    const r = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', 'notsemver', '--to-dir', join(tmp.dir, 'x')]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toMatch(/^error: --name: "four" is not a semantic version$/);
+    expect(r.stderr).toBe('error: --name must be a semantic version: No Major.Minor.Patch elements found');
+    const v = await osimage(['release', 'new', '--from-dir', FIXTURE, '--name', 'v4.99.0', '--to-dir', join(tmp.dir, 'x')]);
+    expect(v.stderr).toBe('error: --name must be a semantic version: Invalid character(s) found in major number "v4"');
   });
 
   it('a manifest that is not a Kubernetes object names the file', async () => {
