@@ -8,14 +8,18 @@
 //   oc-quirk    oc's behaviour is a bug not copied, the rest (`same:`) equal
 //   wrong       anything else
 //
-//   npm run build && node hack/oc-compare/compare.mjs [-v] [NAME...]     (-v: the differing lines of each pair)
+//   npm run build && node hack/oc-compare/compare.mjs [-v] [--bin PATH] [NAME...]
+//
+// -v: the first differing line of each pair that is not identical; --bin: another build's bin/osimage (e.g. an
+// older commit's, for a before/after count); NAME: only these pairs.
 import { execFile } from 'node:child_process';
 import { classify, osimageEnv, loadPairs, readFixture, REPO, runPair, startEnvironment } from './lib.mjs';
 
 const argv = process.argv.slice(2);
+const binAt = argv.indexOf('--bin');
+const BIN = binAt >= 0 ? argv.splice(binAt, 2)[1] : `${REPO}bin/osimage`;
 const verbose = argv.includes('-v');
 const only = new Set(argv.filter((a) => a !== '-v'));
-const BIN = `${REPO}bin/osimage`;
 
 const runOsimage = (args) =>
   new Promise((resolve) => {

@@ -15,12 +15,14 @@ export interface Pair {
   mask?: string[];
   strip?: string[];
   json?: 'subset';
+  detail?: boolean;
   ignore?: string[];
 }
 
 export interface FileEntry {
   name: string;
   mode: string;
+  text?: string;
   sha256?: string;
   type?: string;
 }
@@ -66,6 +68,7 @@ export declare function runPair(
   extra?: Record<string, string>,
 ): Promise<Result>;
 export declare function jsonSubsetEqual(ocOut: string, ourOut: string, ignore?: string[]): boolean;
+export declare function addsDetailOnly(ocText: string, ourText: string): boolean;
 export declare function differences(oc: Result, ours: Result, pair?: Partial<Pair>): Stream[];
 export declare function classify(pair: Pair, oc: Result, ours: Result): { cls: Expect | 'wrong'; diff: Stream[] };
 export declare function fixtureFile(name: string): string;
