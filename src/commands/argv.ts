@@ -84,7 +84,11 @@ export function normalizeArgv(program: Command, argv: readonly string[]): string
         // The value of `--opt VALUE`, even when it starts with `-` (commander takes it too; an optional one only when it does not).
         if (option !== 'help' && eq < 0 && i + 1 < argv.length && (option.required || !argv[i + 1]!.startsWith('-'))) out.push(argv[++i]!);
       } else {
-        setBool(option, flag, eq < 0 || parseBoolFlag(arg.slice(eq + 1), option));
+        const on = eq < 0 || parseBoolFlag(arg.slice(eq + 1), option);
+        setBool(option, flag, on);
+        // A flag that is on by default (`--allow-missing-template-keys`) is turned off by its commander negation.
+        const negation = on ? undefined : findOption(chain, `--no-${flag.slice(2)}`);
+        if (negation !== undefined && negation !== 'help') out.push(negation.long);
       }
     } else if (arg.startsWith('-') && arg.length > 1) {
       // Short flags, possibly several in one word (`-ab`), the last of them perhaps with its value (`-ojson`, `-o=json`).

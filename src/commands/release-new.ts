@@ -41,10 +41,10 @@ export function newCommand(): Command {
     )
     .requiredOption('--name <version>', 'the release version (semver), e.g. 4.99.0')
     .option('--previous <versions>', 'versions this release can upgrade from (repeatable, or comma-separated)', collect, [])
-    .option('--next <version>', 'versions this release can upgrade to (repeatable)', collect, [])
+    .option('--next <version>', 'versions this release can upgrade to (repeatable, or comma-separated)', collect, [])
     .option('--metadata <json>', 'a JSON object stored as release-metadata "metadata"')
     .option('--mapping-file <file>', 'TAG=PULLSPEC pairs, space- or line-separated; # starts a comment')
-    .option('--include <tag>', 'keep this input tag even when no operator references it (repeatable)', collect, [])
+    .option('--include <tag>', 'keep this input tag even when no operator references it (repeatable, or comma-separated)', collect, [])
     .option('--allow-missing-images', 'leave references to tags the inputs lack unchanged instead of failing')
     .option('--skip-manifest-check', 'do not check that manifests are Kubernetes objects')
     .option('--to-image-base <image>', 'base image the release layer is appended to (layers are mounted or copied)')
@@ -67,7 +67,7 @@ export function newCommand(): Command {
       const created = createdTime(o.created);
       const { parseMappings } = await import('../release/new/mappings.js');
       const { releaseMetadata } = await import('../release/new/metadata.js');
-      const { assemblePayload, MissingImagesError } = await import('../release/new/assemble.js');
+      const { assemblePayload, MissingImagesError, CREATE_PREFIX } = await import('../release/new/assemble.js');
       const target = await import('../release/new/target.js');
       const { info, error, out } = await import('../output/terminal.js');
 
@@ -85,31 +85,31 @@ export function newCommand(): Command {
       });
       if (o.toImage !== undefined) target.checkPushTarget(o.toImage);
 
+      info(`info: Using ${o.fromDir} as the input to the release`);
       let payload;
       try {
         payload = await assemblePayload({
+          onInfo: (line) => info(`info: ${line}`),
           fromDir: o.fromDir!,
           metadata,
           mappings,
           created,
-          include: o.include,
+          include: o.include.flatMap((t) => t.split(',')).filter(Boolean),
           ...(o.allowMissingImages ? { allowMissingImages: true } : {}),
           ...(o.skipManifestCheck ? { skipManifestCheck: true } : {}),
         });
       } catch (err) {
         if (err instanceof MissingImagesError) {
-          for (const p of err.problems) error(p.message);
+          for (const p of err.problems) error(`${CREATE_PREFIX}${p.message}`);
           setExitCode(1);
           return;
         }
         throw err;
       }
-      for (const n of payload.notes) info(`info: ${n}`);
 
       if (o.toDir !== undefined) {
         const { writeReleaseDir } = await import('../release/new/publish.js');
         await writeReleaseDir(payload.files, o.toDir);
-        info(`info: wrote ${payload.files.length} files to ${o.toDir}`);
         return;
       }
 
@@ -132,9 +132,9 @@ export function newCommand(): Command {
           ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
           ...(o.toImageBase !== undefined ? target.baseRepository(o.toImageBase) : {}),
         });
+        info(`info: Pushed to ${o.toImage}`);
         return { digest, name };
       });
-      info(`info: wrote ${written.name}`);
       out(`${written.digest} ${metadata.version} ${created}`);
     });
 }

@@ -13,7 +13,11 @@ interface InfoOptions extends RegistryOptionValues, SettingsOptionValues {
   commits?: boolean;
   commitUrls?: boolean;
   changesFrom?: string;
-  output?: 'json' | 'name' | 'pullspec' | 'digest';
+  /** json, name, pullspec, digest, or a template format (jsonpath=…, go-template=…): src/output/output-format.ts. */
+  output?: string;
+  template?: string;
+  /** oc's --allow-missing-template-keys (default true): false makes a missing key an error in jsonpath and go-template. */
+  allowMissingTemplateKeys: boolean;
 }
 
 interface ExtractOptions extends RegistryOptionValues {
@@ -60,9 +64,20 @@ function infoCommand(): Command {
       '--packages',
       'with --changes-from: list every RHCOS package change, not only the notable ones (needs the release browser: --base-url)',
     )
-    .addOption(
-      new Option('-o, --output <format>', 'output format: json, name, pullspec, digest').choices(['json', 'name', 'pullspec', 'digest']),
+    .option(
+      '-o, --output <format>',
+      "output format, as oc's: json, name, pullspec, digest, jsonpath=TEMPLATE, jsonpath-as-json=TEMPLATE, jsonpath-file=FILE, go-template=TEMPLATE, go-template-file=FILE, template=TEMPLATE, templatefile=FILE",
     )
+    .option(
+      '--template <template>',
+      'the template (or, for the -file formats, its file) of -o jsonpath, go-template, … when not given after =',
+    )
+    .option(
+      '--allow-missing-template-keys',
+      'with a template -o: a missing key prints nothing (jsonpath) or <no value> (go-template); =false makes it an error, as in oc',
+      true,
+    )
+    .addOption(new Option('--no-allow-missing-template-keys').hideHelp())
     .addHelpText(
       'after',
       examples([
@@ -70,6 +85,9 @@ function infoCommand(): Command {
         'osimage release info --image-for machine-os-content oci-archive:release.tar',
         'osimage release info oci:./layout:4.13.1 --pullspecs',
         'osimage release info -a ~/pull-secret.json REGISTRY/ocp/release@sha256:… -o json',
+        "osimage release info -o jsonpath='{.displayVersions.machine-os.Version}' quay.io/openshift-release-dev/ocp-release:4.13.1-x86_64",
+        `osimage release info -o jsonpath='{range .references.spec.tags[*]}{.name}{"\\t"}{.from.name}{"\\n"}{end}' oci-archive:release.tar`,
+        'osimage release info -o go-template=\'{{range .references.spec.tags}}{{.name}}{{"\\n"}}{{end}}\' oci:./layout:4.13.1',
         'osimage release info --filter-by-os linux/arm64 quay.io/openshift-release-dev/ocp-release:4.16.0-multi',
         'osimage release info --changes-from quay.io/openshift-release-dev/ocp-release:4.13.0-x86_64 quay.io/openshift-release-dev/ocp-release:4.13.1-x86_64',
         'osimage release info --changes-from OLD NEW --base-url https://RELEASE-BROWSER/storage/prod/streams --channel 4.18-9.4/builds --packages',
@@ -83,10 +101,12 @@ function infoCommand(): Command {
         throw new UsageError(`${misplaced.map(flagName).join(', ')} only apply with --changes-from (its RHCOS packages section)`);
       }
       checkConflicts(o, INFO_CONFLICTS);
+      const format =
+        o.output !== undefined ? await (await import('../output/output-format.js')).parseOutputFormat(o.output, o.template) : undefined;
       const { loadReleaseInfo } = await import('../release/info.js');
       const view = await import('../output/release-view.js');
       const { out, outRaw, error } = await import('../output/terminal.js');
-      const referencesOnly = o.imageFor !== undefined || o.output === 'name' || o.output === 'pullspec' || o.output === 'digest';
+      const referencesOnly = o.imageFor !== undefined || format === 'name' || format === 'pullspec' || format === 'digest';
       const info = await readImages(o, async (open) => loadReleaseInfo(image, await open(image), { ...filterOf(o), referencesOnly }));
       if (o.imageFor !== undefined) {
         const { imageFor } = await import('../oci/image-stream.js');
@@ -95,13 +115,19 @@ function infoCommand(): Command {
         out(pull);
         return;
       }
-      if (o.output === 'json') {
-        const { json } = await import('../output/format.js');
-        out(json(view.toJson(info)));
+      if (format === 'json') {
+        outRaw(view.renderJson(info));
         return;
       }
-      if (o.output) {
-        const r = view.renderList(info, o.output);
+      if (typeof format === 'object') {
+        const { printTemplate } = await import('../output/output-format.js');
+        const r = await printTemplate(format, view.toJson(info), { allowMissingKeys: o.allowMissingTemplateKeys });
+        outRaw(r.out);
+        if (r.error !== undefined) throw new OsimageError(r.error);
+        return;
+      }
+      if (format) {
+        const r = view.renderList(info, format);
         outRaw(r.out);
         for (const e of r.errors) error(e);
         return;

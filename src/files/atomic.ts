@@ -4,7 +4,7 @@
  * or the new one, never half of one. Bytes, streams and symlinks; one file, or several all-or-nothing.
  */
 import { randomBytes } from 'node:crypto';
-import { link, open, rename, stat, symlink, unlink } from 'node:fs/promises';
+import { chmod, link, open, rename, stat, symlink, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { OsimageError, describe } from '../errors.js';
@@ -12,8 +12,13 @@ import { forEachLimit } from './parallel.js';
 import { isMissing, noSuchFile } from './read.js';
 
 export interface AtomicOptions {
-  /** Mode for a new file; an existing file keeps its own mode. Default 0o644. */
+  /** Mode for a new file; an existing file keeps its own mode (unless `forceMode`). Default 0o644. */
   mode?: number;
+  /**
+   * Give `mode` to an existing file too, instead of keeping its mode: `release extract --to` writes every
+   * file 0640, new or replaced, as oc does.
+   */
+  forceMode?: boolean;
   /** fsync the temp file before the rename (default true). Large outputs a rerun can rebuild may skip it. */
   durable?: boolean;
 }
@@ -39,6 +44,13 @@ async function existingMode(path: string): Promise<number | undefined> {
   }
 }
 
+/** The mode a file written to `path` gets (see {@link AtomicOptions}); the umask never narrows it. */
+async function modeFor(path: string, opts: AtomicOptions): Promise<number> {
+  const mode = opts.mode ?? 0o644;
+  if (opts.forceMode) return mode;
+  return (await existingMode(path)) ?? mode;
+}
+
 function writeError(path: string, err: unknown): OsimageError {
   if (err instanceof OsimageError) return err;
   const why = isMissing(err) ? noSuchFile(dirname(path), { kind: 'directory' }).message : describe(err);
@@ -50,7 +62,7 @@ function writeError(path: string, err: unknown): OsimageError {
  * disk: the temp file's name, ready to be renamed. On failure nothing is left behind.
  */
 async function stage(path: string, body: string | Uint8Array | Readable, opts: AtomicOptions): Promise<string> {
-  const mode = (await existingMode(path)) ?? opts.mode ?? 0o644;
+  const mode = await modeFor(path, opts);
   const tmp = tempName(path);
   let fh;
   try {
@@ -85,6 +97,21 @@ async function commit(path: string, tmp: string): Promise<void> {
  */
 export async function writeStreamAtomic(path: string, body: Readable, opts: AtomicOptions = {}): Promise<void> {
   await commit(path, await stage(path, body, opts));
+}
+
+/**
+ * Move a file the caller staged itself (written and flushed in a folder on the same file system, as
+ * `release extract --to` does for many files at once) to `path`: it gets its mode as any written file does
+ * (see {@link AtomicOptions}), then is renamed over `path`. On failure the staged file is removed.
+ */
+export async function placeStaged(staged: string, path: string, opts: AtomicOptions = {}): Promise<void> {
+  try {
+    await chmod(staged, await modeFor(path, opts));
+  } catch (err) {
+    await unlink(staged).catch(() => undefined);
+    throw writeError(path, err);
+  }
+  await commit(path, staged);
 }
 
 /** Make `path` a symlink to `target` atomically (replacing a file or link that is there). */

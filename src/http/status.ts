@@ -1,12 +1,15 @@
-import { STATUS_CODES } from 'node:http';
 import { FetchError } from '../errors.js';
+import { lazyRequire } from '../lazy.js';
 import { redactUrl } from './redact.js';
 import { TransientError, isRetryableStatus, parseRetryAfter } from './retry.js';
 import type { Response } from './types.js';
 
+// node:http loads Node's whole HTTP stack; only an error message needs its status texts.
+const http = lazyRequire<typeof import('node:http')>('node:http');
+
 /** `404 Not Found` */
 export function statusText(status: number): string {
-  const text = STATUS_CODES[status];
+  const text = http().STATUS_CODES[status];
   return text ? `${status} ${text}` : String(status);
 }
 

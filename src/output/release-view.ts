@@ -7,6 +7,10 @@ import { digestOf } from '../oci/digest.js';
 import { dockerImage } from '../oci/image-stream.js';
 import { ANNOTATION_COMMIT, ANNOTATION_SOURCE_LOCATION, sortSemver, streamVersionList, versionLabel } from '../release/references.js';
 import { escapeControls } from './escape.js';
+import { goPrint } from './go-fmt.js';
+import { goJson } from '../go-json.js';
+import { ocImageStream } from '../oci/image-stream-oc.js';
+import { ocImageConfig, ocReleaseMetadata } from '../release/oc-json.js';
 
 /**
  * Go text/tabwriter with minwidth 0, padding 1, pad char ' ', no flags. Cells come from the image (tags,
@@ -43,20 +47,6 @@ export function tabwrite(text: string, padding = 1): string {
   };
   format(0, lines.length);
   return out.join('\n');
-}
-
-/** A value printed as Go's %v would print decoded JSON. */
-function goValue(v: unknown): string {
-  if (v === null || v === undefined) return '<nil>';
-  if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
-  if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `map[${Object.keys(o)
-      .sort()
-      .map((k) => `${k}:${goValue(o[k])}`)
-      .join(' ')}]`;
-  }
-  return String(v);
 }
 
 function isEmptyValue(v: unknown): boolean {
@@ -99,7 +89,7 @@ export function renderInfo(r: ReleaseInfo, view: ImagesView = 'digest'): string 
     const keys = Object.keys(md)
       .filter((k) => !isEmptyValue(md[k]))
       .sort();
-    t += tabwrite(`  Metadata:\n${keys.map((k) => `    ${k}:\t${goValue(md[k])}\n`).join('')}`);
+    t += tabwrite(`  Metadata:\n${keys.map((k) => `    ${k}:\t${goPrint(md[k])}\n`).join('')}`);
   }
   const versions = streamVersionList(r.componentVersions, r.streamVersions);
   if (versions.length > 0) {
@@ -149,12 +139,15 @@ export interface ReleaseInfoJson {
   listDigest: string;
   pullFrom: string;
   platform: string;
+  /** As oc's DockerImageConfig holds it, with oc's `size` (the sum of the layer sizes). */
   config: unknown;
+  /** As oc's CincinnatiMetadata holds it. */
   metadata: unknown;
+  /** As oc's ImageStream type holds it (tags sorted by name). */
   references: unknown;
-  versions: Record<string, string>;
-  /** The default OS stream's versions (all of them with one stream), as oc writes them. */
-  displayVersions: Record<string, DisplayVersion>;
+  versions: Record<string, string> | null;
+  /** The default OS stream's versions (all of them with one stream), as oc writes them; null when none. */
+  displayVersions: Record<string, DisplayVersion> | null;
   /** The other OS streams' versions, `{"rhel-10": {"machine-os": {Version, DisplayName}}}`; `{}` with one stream. */
   streamDisplayVersions: Record<string, Record<string, DisplayVersion>>;
   manifests: string[];
@@ -182,17 +175,22 @@ export function toJson(r: ReleaseInfo): ReleaseInfoJson {
     listDigest: r.listDigest ?? '',
     pullFrom: r.pullFrom,
     platform: r.platform,
-    config: r.config,
-    metadata: r.metadata ?? null,
-    references: r.references,
-    versions,
-    displayVersions,
+    config: ocImageConfig(r.config, r.size),
+    metadata: r.metadata ? ocReleaseMetadata(r.metadata) : null,
+    references: ocImageStream(r.references),
+    versions: Object.keys(versions).length > 0 ? versions : null,
+    displayVersions: Object.keys(displayVersions).length > 0 ? displayVersions : null,
     streamDisplayVersions,
     manifests: r.manifests,
     metadataFiles: r.metadataFiles,
     images: null,
     warnings: r.warnings.length > 0 ? r.warnings : null,
   };
+}
+
+/** `-o json`: the object as oc's json.MarshalIndent writes it (Go's escaping; see src/go-json.ts). */
+export function renderJson(r: ReleaseInfo): string {
+  return `${goJson(toJson(r))}\n`;
 }
 
 /** `-o name|pullspec|digest`: one value a line; digest-less pullspecs become errors for stderr. */

@@ -9,7 +9,6 @@
  * (`quay.io/ns/repo`, `quay.io/ns`, `quay.io`), then keys written as URLs (`https://quay.io/v1/`);
  * `docker.io`, `index.docker.io` and `registry-1.docker.io` are one host.
  */
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -227,7 +226,9 @@ export function matchAuthFile(
 }
 
 /** Run `docker-credential-<name> get` with the host on stdin. Not found or a failure → anonymous. */
-export function runCredentialHelper(name: string, host: string, env: NodeJS.ProcessEnv = runEnv()): Promise<Credential | undefined> {
+export async function runCredentialHelper(name: string, host: string, env: NodeJS.ProcessEnv = runEnv()): Promise<Credential | undefined> {
+  // Loaded here: child_process (with net and dgram) costs every registry query's start-up, and few use a helper.
+  const { execFile } = await import('node:child_process');
   return new Promise((resolve) => {
     const child = execFile(`docker-credential-${name}`, ['get'], { env, timeout: 30_000, maxBuffer: 1024 * 1024 }, (err, stdout) => {
       if (err) return resolve(undefined);

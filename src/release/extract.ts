@@ -5,10 +5,10 @@
  * image's own links and what DIR already holds) before anything is moved into place; on a refusal DIR is left
  * as it was. The staged files are flushed together, not one fsync after another, and each folder once.
  */
-import { chmod, copyFile, lstat, mkdir, mkdtemp, realpath, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, mkdtemp, realpath, rm, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { OsimageError, describe } from '../errors.js';
-import { symlinkAtomic, syncMany } from '../files/atomic.js';
+import { placeStaged, symlinkAtomic, syncMany } from '../files/atomic.js';
 import { forEachLimit } from '../files/parallel.js';
 import { resolveImage, type ResolvedImage } from '../registry/platform.js';
 import type { Descriptor, ImageConfig, ImageSource } from '../registry/types.js';
@@ -53,7 +53,9 @@ async function parents(
     if (!st) {
       if (!create) return; // nothing below a missing folder exists either
       try {
-        await mkdir(cur);
+        // The image's folders get 0755 whatever the umask, as oc gives them.
+        await mkdir(cur, { mode: FOLDER_MODE });
+        await chmod(cur, FOLDER_MODE);
       } catch (err) {
         throw new OsimageError(`cannot create ${cur}: ${describe(err)}`);
       }
@@ -71,6 +73,10 @@ export interface ExtractedTree {
   config: ImageConfig;
   files: string[];
 }
+
+/** oc's modes for what `extract --to` writes: every file (new or replaced) 0640, each folder it makes 0755. */
+const FILE_MODE = 0o640;
+const FOLDER_MODE = 0o755;
 
 /** Staged writes in flight at once, and the bytes they may hold. */
 const STAGE_PARALLEL = 32;
@@ -196,11 +202,7 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
       const target = join(root, ...e.path.split('/'));
       const existing = await lstat(target).catch(() => undefined);
       if (e.tmp) {
-        // A new file gets 0644 (whatever the umask); a replaced one keeps its mode.
-        await chmod(e.tmp, existing?.isFile() ? existing.mode & 0o7777 : 0o644);
-        await rename(e.tmp, target).catch((err: unknown) => {
-          throw new OsimageError(`cannot write ${target}: ${describe(err)}`);
-        });
+        await placeStaged(e.tmp, target, { mode: FILE_MODE, forceMode: true });
       } else {
         if (existing?.isSymbolicLink()) await unlink(target);
         await symlinkAtomic(target, e.linkname ?? '');

@@ -25,6 +25,8 @@ export interface ReleaseInfo {
   listDigest?: string;
   /** The image config (empty when only image-references was asked for). */
   config: ImageConfig;
+  /** The sum of the image's layer sizes (oc's `config.size`). */
+  size: number;
   /** `linux/amd64`, or `multi (linux/arm64)` for a list. */
   platform: string;
   /** `<repository>@<digest>` (the list digest for a list). */
@@ -119,6 +121,7 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
     digest: resolved.manifest.digest,
     ...(listDigest ? { listDigest } : {}),
     config,
+    size: manifest.layers.reduce((sum, l) => sum + (l.size ?? 0), 0),
     platform: listDigest ? `multi (${os}/${arch})` : `${os}/${arch}`,
     pullFrom: source.pullspecFor(listDigest ?? resolved.manifest.digest),
     references,

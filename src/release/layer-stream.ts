@@ -5,10 +5,13 @@
  * so that what was used has been verified. What the entries mean across layers is overlay.ts's job.
  */
 import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { extract as tarExtract, type Header } from 'tar-stream';
 import { OsimageError, describe } from '../errors.js';
 import type { Descriptor, ImageSource } from '../registry/types.js';
+import { lazyRequire } from '../lazy.js';
+
+// Loaded when a layer is first read: a query answered from the cache never inflates one.
+const zlib = lazyRequire<typeof import('node:zlib')>('node:zlib');
 
 /** Largest single entry we buffer (release manifests are small). */
 export const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -107,7 +110,7 @@ export async function readLayer(
     raw.destroy();
     throw err;
   }
-  const gunzip = kind === 'gzip' ? createGunzip({ chunkSize: 256 * 1024 }) : undefined; // 16 KiB chunks cost a zlib thread-pool trip each
+  const gunzip = kind === 'gzip' ? zlib().createGunzip({ chunkSize: 256 * 1024 }) : undefined; // 16 KiB chunks cost a zlib thread-pool trip each
   const ex = tarExtract();
 
   return new Promise((resolve, reject) => {

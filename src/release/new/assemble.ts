@@ -6,6 +6,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OsimageError, describe, hasCode } from '../../errors.js';
 import { IMAGE_REFERENCES, parseImageReferences, type ImageStream, type TagReference } from '../../oci/image-stream.js';
+import { ocImageStream } from '../../oci/image-stream-oc.js';
+import { goJson } from '../../go-json.js';
+import { ocReleaseMetadata } from '../oc-json.js';
 import { checkOperators, type Problem } from '../../payload/check.js';
 import { isManifestFile, readOperatorDirs } from '../../payload/operator-dirs.js';
 import { RELEASE_METADATA } from '../info.js';
@@ -18,6 +21,8 @@ import { referencedVersions, replaceImageReferences, replaceVersions } from './s
 /** The tag oc uses as the payload's base image by default; never pruned. */
 export const BASE_TAG = 'cluster-version-operator';
 export const OVERRIDE_ANNOTATION = 'io.openshift.release.override';
+/** oc's prefix for what goes wrong while the payload's files are made (after the inputs were read). */
+export const CREATE_PREFIX = 'unable to create a release: ';
 
 export interface AssembleOptions {
   fromDir: string;
@@ -29,6 +34,8 @@ export interface AssembleOptions {
   skipManifestCheck?: boolean;
   /** Extra tags kept even when no operator references them. */
   include?: string[];
+  /** oc's `info:` lines (without the prefix), told as they happen, so they come before a failure as in oc. */
+  onInfo?: (line: string) => void;
 }
 
 export interface PayloadFile {
@@ -46,8 +53,6 @@ export interface AssembledPayload {
   operators: string[];
   kept: string[];
   pruned: string[];
-  /** Things to tell the user on stderr (`info: …`). */
-  notes: string[];
 }
 
 /** Missing input images, all at once, each in oc's words. */
@@ -82,40 +87,51 @@ async function readInputs(fromDir: string): Promise<ImageStream> {
   return stream;
 }
 
-/** Input tags with the mappings applied: an override replaces the pullspec, clears annotations and marks it. */
+/**
+ * Input tags with the mappings applied: an override replaces the pullspec (`from` becomes exactly
+ * `{kind: DockerImage, name}`), clears the annotations and marks it; the tag's other fields stay, as in oc.
+ */
 function applyMappings(inputs: TagReference[], mappings: Mapping[]): TagReference[] {
   const byName = new Map(inputs.map((t) => [t.name, t]));
   for (const m of mappings) {
-    byName.set(m.source, { name: m.source, annotations: { [OVERRIDE_ANNOTATION]: 'true' }, from: { kind: 'DockerImage', name: m.target } });
+    byName.set(m.source, {
+      ...byName.get(m.source),
+      name: m.source,
+      annotations: { [OVERRIDE_ANNOTATION]: 'true' },
+      from: { kind: 'DockerImage', name: m.target },
+    });
   }
   return [...byName.values()];
 }
 
-/** The image-references oc writes: ImageStream JSON, 2-space indent, tags sorted by name, no final newline. */
-export function serializeImageReferences(name: string, created: string, tags: TagReference[]): Buffer {
+/**
+ * The image-references oc writes: the input ImageStream (its metadata kept) named after the version, created
+ * at `created`, with `tags` sorted by name, as oc's Go type encodes it (json.MarshalIndent, 2-space indent,
+ * sorted annotations, no final newline).
+ */
+export function serializeImageReferences(input: ImageStream, name: string, created: string, tags: TagReference[]): Buffer {
   const sorted = [...tags].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const doc = {
+  const doc: ImageStream = {
+    ...input,
     kind: 'ImageStream',
     apiVersion: 'image.openshift.io/v1',
-    metadata: { name, creationTimestamp: created },
-    spec: {
-      lookupPolicy: { local: false },
-      tags: sorted.map((t) => ({
-        name: t.name,
-        annotations: t.annotations ?? null,
-        from: { kind: 'DockerImage', name: t.from?.name ?? '' },
-        generation: null,
-        importPolicy: {},
-        referencePolicy: { type: '' },
-      })),
-    },
-    status: { dockerImageRepository: '' },
+    metadata: { ...input.metadata, name, creationTimestamp: created },
+    spec: { ...input.spec, tags: sorted },
   };
-  return Buffer.from(JSON.stringify(doc, null, 2));
+  return Buffer.from(goJson(ocImageStream(doc)));
 }
 
+/** release-metadata as oc writes it: json.MarshalIndent of its CincinnatiMetadata, no final newline. */
 export function serializeReleaseMetadata(md: ReleaseMetadata): Buffer {
-  return Buffer.from(JSON.stringify(md));
+  return Buffer.from(goJson(ocReleaseMetadata(md)));
+}
+
+/** A failure while the payload's files are made, in oc's words (`unable to create a release: …`). */
+function creating(err: unknown): unknown {
+  if (err instanceof OsimageError && !(err instanceof MissingImagesError) && !err.message.startsWith(CREATE_PREFIX)) {
+    return new OsimageError(`${CREATE_PREFIX}${err.message}`, { code: err.code, exitCode: err.exitCode, cause: err });
+  }
+  return err;
 }
 
 export async function assemblePayload(opts: AssembleOptions): Promise<AssembledPayload> {
@@ -124,13 +140,56 @@ export async function assemblePayload(opts: AssembleOptions): Promise<AssembledP
   const inputByName = new Map(inputs.map((t) => [t.name, t]));
   const ops = await readOperatorDirs(opts.fromDir);
   const operators = ops.map((o) => o.operator);
+  opts.onInfo?.(`Found ${ops.length} operator manifest directories on disk`);
 
-  const check = checkOperators(ops, { ...inputStream, spec: { ...inputStream.spec, tags: inputs } });
+  // oc keeps a tag some operator's image-references names, an --include, or one named like an operator
+  // folder or a mapping; osimage also keeps the base image's tag.
+  const keep = new Set<string>([...(opts.include ?? []), ...operators, ...opts.mappings.map((m) => m.source)]);
+  for (const op of ops) for (const tag of op.references?.spec.tags ?? []) keep.add(tag.name);
+  if (inputByName.has(BASE_TAG)) keep.add(BASE_TAG);
+  const kept = inputs.filter((t) => keep.has(t.name));
+  const pruned = inputs
+    .filter((t) => !keep.has(t.name))
+    .map((t) => t.name)
+    .sort();
+  if (pruned.length > 0) opts.onInfo?.(`Included ${kept.length} images from ${ops.length} input operators into the release`);
+  for (const t of opts.include ?? []) {
+    if (!inputByName.has(t)) throw new OsimageError(`--include: no input image tag named ${JSON.stringify(t)}`);
+  }
+
+  let manifests: PayloadFile[];
+  try {
+    manifests = await operatorFiles(opts, ops, { ...inputStream, spec: { ...inputStream.spec, tags: inputs } }, inputByName);
+  } catch (err) {
+    throw creating(err);
+  }
+  const references = serializeImageReferences(inputStream, opts.metadata.version, opts.created, kept);
+  return {
+    files: [
+      { name: IMAGE_REFERENCES, data: references },
+      { name: RELEASE_METADATA, data: serializeReleaseMetadata(opts.metadata) },
+      ...manifests,
+    ],
+    imageStream: parseImageReferences(references),
+    operators,
+    kept: kept.map((t) => t.name).sort(),
+    pruned,
+  };
+}
+
+/** The operators' files, checked and with images and versions substituted, named as in the payload. */
+async function operatorFiles(
+  opts: AssembleOptions,
+  ops: Awaited<ReturnType<typeof readOperatorDirs>>,
+  stream: ImageStream,
+  inputByName: Map<string, TagReference>,
+): Promise<PayloadFile[]> {
+  const inputs = stream.spec.tags;
+  const check = checkOperators(ops, stream);
   const fatal = check.problems.filter((p) => !(opts.allowMissingImages && p.kind === 'missing-tag'));
   if (fatal.length) throw new MissingImagesError(fatal);
-  const notes: string[] = [];
   for (const p of check.problems.filter((p) => p.kind === 'missing-tag')) {
-    notes.push(
+    opts.onInfo?.(
       `Image file ${JSON.stringify(`${p.operator}/${IMAGE_REFERENCES}`)} referenced an image ${JSON.stringify(p.tag)} that is not part of the input images, skipping`,
     );
   }
@@ -138,7 +197,6 @@ export async function assemblePayload(opts: AssembleOptions): Promise<AssembledP
   const version = manifestVersion(opts.metadata);
   const components = referencedVersions(inputs);
   const taken = new Set<string>([IMAGE_REFERENCES, RELEASE_METADATA]);
-  const referenced = new Set<string>();
   const manifests: PayloadFile[] = [];
   for (const op of ops) {
     const replacements = new Map<string, string>();
@@ -147,7 +205,6 @@ export async function assemblePayload(opts: AssembleOptions): Promise<AssembledP
       const input = inputByName.get(tag.name);
       const target = input?.from?.kind === 'DockerImage' ? input.from.name : undefined;
       if (!source || !target) continue;
-      referenced.add(tag.name);
       replacements.set(source, target);
     }
     for (const file of op.files) {
@@ -165,30 +222,5 @@ export async function assemblePayload(opts: AssembleOptions): Promise<AssembledP
       manifests.push({ name: payloadName(op.operator, file, taken), data, source: label });
     }
   }
-
-  const keep = new Set([...referenced, ...(opts.include ?? [])]);
-  if (inputByName.has(BASE_TAG)) keep.add(BASE_TAG);
-  for (const t of opts.include ?? []) {
-    if (!inputByName.has(t)) throw new OsimageError(`--include: no input image tag named ${JSON.stringify(t)}`);
-  }
-  const kept = inputs.filter((t) => keep.has(t.name));
-  const pruned = inputs
-    .filter((t) => !keep.has(t.name))
-    .map((t) => t.name)
-    .sort();
-  notes.push(`Included ${kept.length} images from ${ops.filter((o) => o.references).length} input operators into the release`);
-
-  const references = serializeImageReferences(opts.metadata.version, opts.created, kept);
-  return {
-    files: [
-      { name: IMAGE_REFERENCES, data: references },
-      { name: RELEASE_METADATA, data: serializeReleaseMetadata(opts.metadata) },
-      ...manifests,
-    ],
-    imageStream: parseImageReferences(references),
-    operators,
-    kept: kept.map((t) => t.name).sort(),
-    pruned,
-    notes,
-  };
+  return manifests;
 }

@@ -35,7 +35,14 @@ export function releaseMetadata(opts: { name: string; previous?: string[]; next?
       ),
     ].sort(),
   };
-  const next = [...new Set((opts.next ?? []).filter(Boolean).map((p) => normalize(p, '--next')))].sort();
+  const next = [
+    ...new Set(
+      (opts.next ?? [])
+        .flatMap((p) => p.split(','))
+        .filter(Boolean)
+        .map((p) => normalize(p, '--next')),
+    ),
+  ].sort();
   if (next.length) md.next = next;
   if (opts.metadataJson !== undefined && opts.metadataJson !== '') {
     let parsed: unknown;

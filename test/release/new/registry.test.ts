@@ -61,6 +61,8 @@ describe('release new --to-image', () => {
     const r = await osimage([...args, '--to-image', `${reg!.host}/ocp/release:4.99.0`]);
     expect(r.stderr).not.toMatch(/error/);
     expect(r.exitCode).toBe(0);
+    // oc's last line for a push (oc adm release new … --to-image REF).
+    expect(r.stderr.split('\n').at(-1)).toBe(`info: Pushed to ${reg!.host}/ocp/release:4.99.0`);
     const [digest, name, created] = r.stdout.split(' ');
     expect(name).toBe('4.99.0');
     expect(created).toBe('1970-01-01T00:00:00Z');

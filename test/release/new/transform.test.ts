@@ -110,6 +110,9 @@ describe('release-metadata', () => {
       metadata: { url: 'u' },
     });
   });
+  it('splits --next at commas, as oc (a string slice flag) does', () => {
+    expect(releaseMetadata({ name: '4.13.1', next: ['4.13.3,4.13.2'] }).next).toEqual(['4.13.2', '4.13.3']);
+  });
   it('refuses a non-semver name and a non-object metadata', () => {
     expect(() => releaseMetadata({ name: 'four' })).toThrow(/--name/);
     expect(() => releaseMetadata({ name: '4.1.0', metadataJson: '[1]' })).toThrow('--metadata must be a JSON object');

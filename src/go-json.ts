@@ -1,0 +1,101 @@
+/**
+ * JSON text as Go's encoding/json writes it (`json.MarshalIndent(v, "", "  ")`, Go 1.19 as oc 4.13 is built),
+ * for the bytes oc users compare: `release info -o json` and the payload files `release new` writes.
+ *
+ * Differences from JSON.stringify: `<`, `>` and `&` are written `\u003c`, `\u003e`, `\u0026`; U+2028 and
+ * U+2029 `\u2028`, `\u2029`; control characters other than `\n`, `\r`, `\t` as `\u00XX` (lowercase hex, so
+ * `\b` is `\u0008`); a lone surrogate (bytes that were not UTF-8) as `\ufffd`. Keys keep the order of the
+ * object given: callers build Go structs' field order themselves and sort Go maps with {@link goMapOrder}
+ * (an object with integer-like keys, which JavaScript always lists first, can only be a map: it is sorted here).
+ * Numbers print as JavaScript prints them, which is Go's float64 format for every value JSON.parse returns
+ * (exponents from 1e21 and below 1e-6, `1e+21`, `1e-7`).
+ */
+
+const HEX = '0123456789abcdef';
+const INDEX_KEY = /^(?:0|[1-9]\d*)$/;
+
+function escapeChar(c: number): string {
+  return `\\u00${HEX[c >> 4]}${HEX[c & 0xf]}`;
+}
+
+/** A string literal as Go writes it (HTML-safe escaping on). */
+export function goString(s: string): string {
+  let out = '"';
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let rep: string | undefined;
+    if (c < 0x20) rep = c === 0x0a ? '\\n' : c === 0x0d ? '\\r' : c === 0x09 ? '\\t' : escapeChar(c);
+    else if (c === 0x22) rep = '\\"';
+    else if (c === 0x5c) rep = '\\\\';
+    else if (c === 0x3c || c === 0x3e || c === 0x26) rep = escapeChar(c);
+    else if (c === 0x2028 || c === 0x2029) rep = c === 0x2028 ? '\\u2028' : '\\u2029';
+    else if (c >= 0xd800 && c <= 0xdfff) {
+      const next = s.charCodeAt(i + 1);
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+      rep = '\\ufffd';
+    }
+    if (rep === undefined) continue;
+    out += s.slice(start, i) + rep;
+    start = i + 1;
+  }
+  return `${out + s.slice(start)}"`;
+}
+
+/**
+ * `value` as Go's json.MarshalIndent(value, "", indent) writes it (no final newline); with `indent` null, as
+ * json.Marshal writes it (compact: the jsonpath printer's objects).
+ */
+export function goJson(value: unknown, indent: string | null = '  '): string {
+  const write = (v: unknown, pad: string): string => {
+    if (v === null || v === undefined) return 'null';
+    if (typeof v === 'string') return goString(v);
+    if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
+    if (typeof v === 'boolean') return v ? 'true' : 'false';
+    const inner = pad + (indent ?? '');
+    if (Array.isArray(v)) {
+      if (v.length === 0) return '[]';
+      if (indent === null) return `[${v.map((x) => write(x, '')).join(',')}]`;
+      return `[\n${v.map((x) => inner + write(x, inner)).join(',\n')}\n${pad}]`;
+    }
+    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
+    // JavaScript lists integer-like keys first whatever the insertion order; only a map has such keys.
+    if (entries.some(([k]) => INDEX_KEY.test(k))) entries.sort(([a], [b]) => goKeyCompare(a, b));
+    if (entries.length === 0) return '{}';
+    if (indent === null) return `{${entries.map(([k, x]) => `${goString(k)}:${write(x, '')}`).join(',')}}`;
+    return `{\n${entries.map(([k, x]) => `${inner}${goString(k)}: ${write(x, inner)}`).join(',\n')}\n${pad}}`;
+  };
+  return write(value, '');
+}
+
+/** Go's order of map keys (sort.Strings: by UTF-8 bytes, i.e. by code point). */
+export function goKeyCompare(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/**
+ * A copy of a decoded JSON value as a Go map[string]interface{} holds it: every object's keys in Go's map
+ * order (recursively), so that {@link goJson} writes what Go would.
+ */
+export function goMapOrder(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(goMapOrder);
+  if (v === null || typeof v !== 'object') return v;
+  const o = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o).sort(goKeyCompare)) out[k] = goMapOrder(o[k]);
+  return out;
+}
+
+/**
+ * The member encoding/json decodes into a struct field named `name`: keys match it ignoring case (Go takes
+ * `Labels` for `labels`), and of several the last one wins, as each overwrites the field.
+ */
+export function goField(o: Record<string, unknown>, name: string): unknown {
+  const lower = name.toLowerCase();
+  let found: unknown;
+  for (const k of Object.keys(o)) if (k.toLowerCase() === lower) found = o[k];
+  return found;
+}

@@ -1,0 +1,136 @@
+/**
+ * An ImageStream as oc writes it: decoded into openshift/api's `image/v1.ImageStream` Go type and encoded
+ * again. Fields that type lacks are dropped, the others come in its field order (metadata, spec, status;
+ * each tag `name, annotations, from, reference, generation, importPolicy, referencePolicy`), maps sorted,
+ * zero values as Go writes them (`annotations: null`, `generation: null`, `importPolicy: {}`,
+ * `referencePolicy: {"type": ""}`, `status: {"dockerImageRepository": ""}`), timestamps as UTC RFC 3339
+ * seconds. `release new` writes its image-references this way and `release info -o json` shows the
+ * release's ImageStream this way, as oc does. Print with `goJson` (src/go-json.ts).
+ */
+import { goMapOrder, goField, goKeyCompare } from '../go-json.js';
+import type { ImageStream } from './image-stream.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (o: Obj, k: string): string => {
+  const v = goField(o, k);
+  return typeof v === 'string' ? v : '';
+};
+const num = (o: Obj, k: string): number | undefined => {
+  const v = goField(o, k);
+  return typeof v === 'number' ? v : undefined;
+};
+
+/** Set a string or number field unless Go's omitempty would drop it (struct fields are set directly). */
+function put(out: Obj, k: string, v: string | number | null | undefined): void {
+  if (v !== undefined && v !== null && v !== '' && v !== 0) out[k] = v;
+}
+
+/** A map[string]string: sorted; non-string values dropped; null when absent. */
+function stringMap(v: unknown): Obj | null {
+  if (!isObj(v)) return null;
+  const out: Obj = {};
+  for (const k of Object.keys(v).sort(goKeyCompare)) if (typeof v[k] === 'string') out[k] = v[k];
+  return out;
+}
+
+/** metav1.Time: RFC 3339 in, UTC seconds out; null when unset. A value Go could not parse is kept as is. */
+export function kubeTime(v: unknown): string | null {
+  if (typeof v !== 'string' || v === '') return null;
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(v)) return v;
+  const d = new Date(v.replace(/(\.\d{3})\d+/, '$1'));
+  return Number.isNaN(d.getTime()) ? v : `${d.toISOString().slice(0, 19)}Z`;
+}
+
+function objectMeta(v: unknown): Obj {
+  const m = isObj(v) ? v : {};
+  const out: Obj = {};
+  for (const k of ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion']) put(out, k, str(m, k));
+  put(out, 'generation', num(m, 'generation'));
+  out.creationTimestamp = kubeTime(goField(m, 'creationTimestamp'));
+  put(out, 'deletionTimestamp', kubeTime(goField(m, 'deletionTimestamp')));
+  put(out, 'deletionGracePeriodSeconds', num(m, 'deletionGracePeriodSeconds'));
+  const labels = stringMap(goField(m, 'labels'));
+  if (labels && Object.keys(labels).length > 0) out.labels = labels;
+  const annotations = stringMap(goField(m, 'annotations'));
+  if (annotations && Object.keys(annotations).length > 0) out.annotations = annotations;
+  for (const k of ['ownerReferences', 'finalizers', 'managedFields']) {
+    const x = goField(m, k);
+    if (Array.isArray(x) && x.length > 0) out[k] = goMapOrder(x);
+  }
+  return out;
+}
+
+function objectReference(v: unknown): Obj | undefined {
+  if (!isObj(v)) return undefined;
+  const out: Obj = {};
+  for (const k of ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']) put(out, k, str(v, k));
+  return out;
+}
+
+function tagReference(v: unknown): Obj {
+  const t = isObj(v) ? v : {};
+  const out: Obj = { name: str(t, 'name'), annotations: stringMap(goField(t, 'annotations')) };
+  const from = objectReference(goField(t, 'from'));
+  if (from) out.from = from;
+  if (goField(t, 'reference') === true) out.reference = true;
+  out.generation = num(t, 'generation') ?? null;
+  const ip = goField(t, 'importPolicy');
+  const importPolicy: Obj = {};
+  if (isObj(ip)) {
+    if (goField(ip, 'insecure') === true) importPolicy.insecure = true;
+    if (goField(ip, 'scheduled') === true) importPolicy.scheduled = true;
+    put(importPolicy, 'importMode', str(ip, 'importMode'));
+  }
+  out.importPolicy = importPolicy;
+  const rp = goField(t, 'referencePolicy');
+  out.referencePolicy = { type: isObj(rp) ? str(rp, 'type') : '' };
+  return out;
+}
+
+function tagEventList(v: unknown): Obj {
+  const l = isObj(v) ? v : {};
+  const items = goField(l, 'items');
+  const out: Obj = {
+    tag: str(l, 'tag'),
+    items: Array.isArray(items)
+      ? items.map((i) => {
+          const e = isObj(i) ? i : {};
+          return {
+            created: kubeTime(goField(e, 'created')),
+            dockerImageReference: str(e, 'dockerImageReference'),
+            image: str(e, 'image'),
+            generation: num(e, 'generation') ?? 0,
+          };
+        })
+      : null,
+  };
+  const conditions = goField(l, 'conditions');
+  if (Array.isArray(conditions) && conditions.length > 0) out.conditions = goMapOrder(conditions);
+  return out;
+}
+
+/** The ImageStream as oc's Go type re-encodes it (see the module comment). */
+export function ocImageStream(is: ImageStream): Obj {
+  const doc = is as unknown as Obj;
+  const out: Obj = {};
+  put(out, 'kind', str(doc, 'kind'));
+  put(out, 'apiVersion', str(doc, 'apiVersion'));
+  out.metadata = objectMeta(goField(doc, 'metadata'));
+  const s = goField(doc, 'spec');
+  const spec = isObj(s) ? s : {};
+  const lp = goField(spec, 'lookupPolicy');
+  const specOut: Obj = { lookupPolicy: { local: isObj(lp) && goField(lp, 'local') === true } };
+  put(specOut, 'dockerImageRepository', str(spec, 'dockerImageRepository'));
+  const tags = goField(spec, 'tags');
+  if (Array.isArray(tags) && tags.length > 0) specOut.tags = tags.map(tagReference);
+  out.spec = specOut;
+  const st = goField(doc, 'status');
+  const status = isObj(st) ? st : {};
+  const statusOut: Obj = { dockerImageRepository: str(status, 'dockerImageRepository') };
+  put(statusOut, 'publicDockerImageRepository', str(status, 'publicDockerImageRepository'));
+  const stTags = goField(status, 'tags');
+  if (Array.isArray(stTags) && stTags.length > 0) statusOut.tags = stTags.map(tagEventList);
+  out.status = statusOut;
+  return out;
+}

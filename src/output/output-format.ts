@@ -1,0 +1,136 @@
+/**
+ * `release info -o FORMAT`: oc's formats and its texts. `json`, `name`, `pullspec`, `digest`, and the template
+ * printers of k8s.io/cli-runtime: `jsonpath=`, `jsonpath-as-json=`, `jsonpath-file=`, `go-template=`,
+ * `go-template-file=`, `template=`, `templatefile=` (the template after `=`, or in `--template`). The format name
+ * and the template are checked here, before any network; the printers (jsonpath.ts, go-template.ts) are loaded
+ * only when such a format is given.
+ */
+import { UsageError } from '../errors.js';
+
+const PLAIN = ['json', 'pullspec', 'digest', 'name'] as const;
+const GO_TEMPLATE = ['go-template', 'go-template-file', 'template', 'templatefile'] as const;
+const JSONPATH = ['jsonpath', 'jsonpath-as-json', 'jsonpath-file'] as const;
+/** In oc's order (its message lists them so). */
+export const OUTPUT_FORMATS: readonly string[] = [...PLAIN, ...GO_TEMPLATE, ...JSONPATH];
+
+export type PlainFormat = (typeof PLAIN)[number];
+
+export interface TemplateFormat {
+  kind: 'jsonpath' | 'go-template';
+  /** The template text (a file's content for the -file formats), as oc quotes it in its errors. */
+  template: string;
+  /** `-o jsonpath-as-json`. */
+  asJson: boolean;
+  /** The parsed template, opaque here. */
+  parsed: unknown;
+}
+
+const onlySupports = () => `--output only supports ${OUTPUT_FORMATS.join(', ')}`;
+
+/** `FORMAT=TEMPLATE` split as oc's printer flags split it, or `--template` when given. */
+function splitTemplate(value: string, formats: readonly string[], templateFlag: string): [string, string] {
+  if (templateFlag !== '') return [value, templateFlag];
+  const f = formats.find((name) => value.startsWith(`${name}=`));
+  return f ? [f, value.slice(f.length + 1)] : [value, ''];
+}
+
+async function readTemplateFile(file: string): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? `open ${file}: no such file or directory`
+        : code === 'EACCES'
+          ? `open ${file}: permission denied`
+          : code === 'EISDIR'
+            ? `read ${file}: is a directory`
+            : `open ${file}: ${(err as Error).message}`;
+    throw new UsageError(`error reading --template ${file}, ${why}`);
+  }
+}
+
+/**
+ * The -o value checked and its template parsed, with oc's messages as usage errors (exit 2):
+ * `--output only supports …`, `template format specified but no template given`,
+ * `error parsing jsonpath {.a, unclosed action`. Undefined for the default view (`-o ''` or no -o).
+ */
+export async function parseOutputFormat(value: string | undefined, templateFlag = ''): Promise<PlainFormat | TemplateFormat | undefined> {
+  if (value === undefined || value === '') return undefined;
+  const name = value.split('=')[0]!;
+  if (!OUTPUT_FORMATS.includes(name)) throw new UsageError(onlySupports());
+  if ((PLAIN as readonly string[]).includes(name)) return name as PlainFormat;
+  for (const [kind, formats] of [
+    ['jsonpath', JSONPATH],
+    ['go-template', GO_TEMPLATE],
+  ] as const) {
+    const [format, text] = splitTemplate(value, formats, templateFlag);
+    if (!(formats as readonly string[]).includes(format)) continue;
+    if (text === '') throw new UsageError('template format specified but no template given');
+    const template = format.endsWith('-file') || format === 'templatefile' ? await readTemplateFile(text) : text;
+    return { kind, template, asJson: format === 'jsonpath-as-json', parsed: await parse(kind, template) };
+  }
+  throw new UsageError(`output mode only supports ${OUTPUT_FORMATS.join(', ')}`);
+}
+
+async function parse(kind: TemplateFormat['kind'], template: string): Promise<unknown> {
+  if (kind === 'jsonpath') {
+    const jp = await import('./jsonpath.js');
+    try {
+      return jp.parseJsonPath(template);
+    } catch (err) {
+      if (err instanceof jp.JsonPathSyntaxError) throw new UsageError(`error parsing jsonpath ${template}, ${err.message}`);
+      throw err;
+    }
+  }
+  const gt = await import('./go-template.js');
+  try {
+    return gt.parseGoTemplate(template);
+  } catch (err) {
+    if (err instanceof gt.GoTemplateSyntaxError) throw new UsageError(`error parsing template ${template}, ${err.message}`);
+    throw err;
+  }
+}
+
+/** What a template printed: stdout, and the error oc reports after it (exit 1), if any. */
+export interface TemplateOutput {
+  out: string;
+  error?: string;
+}
+
+/**
+ * Run the template over the `-o json` object as oc does: the object goes through JSON first (oc marshals, then
+ * its printer decodes). A jsonpath failure prints nothing but the error; a go-template failure prints what ran,
+ * then oc's debugging text, on stdout.
+ */
+export async function printTemplate(
+  format: TemplateFormat,
+  object: unknown,
+  { allowMissingKeys = true }: { allowMissingKeys?: boolean } = {},
+): Promise<TemplateOutput> {
+  const raw = JSON.stringify(object);
+  const data: unknown = JSON.parse(raw);
+  const { goQuote } = await import('./go-value.js');
+  if (format.kind === 'jsonpath') {
+    const jp = await import('./jsonpath.js');
+    try {
+      return { out: jp.executeJsonPath(format.parsed as never, data, { asJson: format.asJson, allowMissingKeys }) };
+    } catch (err) {
+      if (!(err instanceof jp.JsonPathExecError)) throw err;
+      return { out: '', error: `error executing jsonpath ${goQuote(format.template)}: Error executing template: ${err.message}` };
+    }
+  }
+  const gt = await import('./go-template.js');
+  const r = gt.executeGoTemplate(format.template, format.parsed as never, data, { missingKeyError: !allowMissingKeys });
+  if (!r.error) return { out: r.out };
+  const { goJson } = await import('../go-json.js');
+  const { goPrint } = await import('./go-fmt.js');
+  const debug =
+    `Error executing template: ${r.error.message}. Printing more information for debugging the template:\n` +
+    `\ttemplate was:\n\t\t${format.template}\n` +
+    `\traw data was:\n\t\t${goJson(data, null)}\n` +
+    `\tobject given to template engine was:\n\t\t${goPrint(data, { ints: true })}\n\n`;
+  return { out: r.out + debug, error: `error executing template ${goQuote(format.template)}: ${r.error.message}` };
+}
