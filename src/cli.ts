@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Command } from 'commander';
-import { EXIT_USAGE, OsimageError, describe } from './errors.js';
+import { EXIT_USAGE, OsimageError, UsageError, describe } from './errors.js';
 import { type Io, env, io, requestedExitCode, withIo } from './context.js';
 import { normalizeArgv } from './commands/argv.js';
 import { beginRun } from './lifecycle.js';
@@ -139,6 +139,10 @@ async function exitCodeFor(
     return err.exitCode === 0 ? 0 : EXIT_USAGE;
   }
   terminal.error(err instanceof OsimageError ? err.message : describe(err));
+  if (err instanceof UsageError && err.seeHelpOf !== undefined) {
+    io().stderr.write(`See '${err.seeHelpOf} --help' for usage.\n`);
+    return err.exitCode;
+  }
   const hint = (await import('./output/hints.js')).hintFor(err);
   if (hint !== undefined) terminal.info(`info: ${hint}`);
   if (err instanceof OsimageError) return err.exitCode;

@@ -62,6 +62,8 @@ export function hasCode(err: unknown, code: ErrorCode): err is OsimageError {
 
 /** A usage error: bad flags, bad values, conflicting options. Exit 2. */
 export class UsageError extends OsimageError {
+  /** For a flag error, the command whose help to point at: the CLI then prints pflag's `See 'CMD --help' for usage.` */
+  seeHelpOf?: string;
   constructor(message: string) {
     super(message, { exitCode: EXIT_USAGE });
     this.name = 'UsageError';

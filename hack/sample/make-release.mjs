@@ -5,52 +5,36 @@
 import { fileURLToPath } from 'node:url';
 import { buildImage, buildLayer } from '../../dist/release/build-layer.js';
 import { writeOciArchive } from '../../dist/registry/oci-write.js';
+import { ocImageStream, ocTag } from '../lib/image-stream.mjs';
 
 const out = fileURLToPath(new URL('./release.oci-archive', import.meta.url));
 const created = '2023-05-25T08:25:20Z';
 
-const tag = (name, pullspec, annotations) => ({
-  name,
-  annotations,
-  from: { kind: 'DockerImage', name: pullspec },
-  generation: null,
-  importPolicy: {},
-  referencePolicy: { type: '' },
-});
 const repo = 'quay.io/openshift-release-dev/ocp-v4.0-art-dev';
-const imageReferences = {
-  kind: 'ImageStream',
-  apiVersion: 'image.openshift.io/v1',
-  metadata: {
-    name: '4.13.1',
-    creationTimestamp: created,
-    annotations: { 'release.openshift.io/from-image-stream': 'ocp/4.13-art-latest-2023-05-24-134135' },
-  },
-  spec: {
-    lookupPolicy: { local: false },
-    tags: [
-      tag('cli', `${repo}@sha256:${'1'.repeat(64)}`, {
-        'io.openshift.build.commit.id': 'a'.repeat(40),
-        'io.openshift.build.commit.ref': '',
-        'io.openshift.build.source-location': 'https://github.com/openshift/oc',
-        'io.openshift.build.versions': 'kubectl=1.26.1',
-      }),
-      tag('cluster-version-operator', `${repo}@sha256:${'2'.repeat(64)}`, {
-        'io.openshift.build.commit.id': 'b'.repeat(40),
-        'io.openshift.build.commit.ref': '',
-        'io.openshift.build.source-location': 'https://github.com/openshift/cluster-version-operator',
-      }),
-      tag('machine-os-content', `${repo}@sha256:${'3'.repeat(64)}`, {
-        'io.openshift.build.commit.id': '',
-        'io.openshift.build.commit.ref': '',
-        'io.openshift.build.source-location': '',
-        'io.openshift.build.version-display-names': 'machine-os=Red Hat Enterprise Linux CoreOS',
-        'io.openshift.build.versions': 'machine-os=413.92.202305231734-0',
-      }),
-    ],
-  },
-  status: { dockerImageRepository: '' },
-};
+const imageReferences = ocImageStream(
+  '4.13.1',
+  [
+    ocTag('cli', `${repo}@sha256:${'1'.repeat(64)}`, {
+      'io.openshift.build.commit.id': 'a'.repeat(40),
+      'io.openshift.build.commit.ref': '',
+      'io.openshift.build.source-location': 'https://github.com/openshift/oc',
+      'io.openshift.build.versions': 'kubectl=1.26.1',
+    }),
+    ocTag('cluster-version-operator', `${repo}@sha256:${'2'.repeat(64)}`, {
+      'io.openshift.build.commit.id': 'b'.repeat(40),
+      'io.openshift.build.commit.ref': '',
+      'io.openshift.build.source-location': 'https://github.com/openshift/cluster-version-operator',
+    }),
+    ocTag('machine-os-content', `${repo}@sha256:${'3'.repeat(64)}`, {
+      'io.openshift.build.commit.id': '',
+      'io.openshift.build.commit.ref': '',
+      'io.openshift.build.source-location': '',
+      'io.openshift.build.version-display-names': 'machine-os=Red Hat Enterprise Linux CoreOS',
+      'io.openshift.build.versions': 'machine-os=413.92.202305231734-0',
+    }),
+  ],
+  { created, fromImageStream: 'ocp/4.13-art-latest-2023-05-24-134135' },
+);
 const releaseMetadata = {
   kind: 'cincinnati-metadata-v0',
   version: '4.13.1',

@@ -51,10 +51,21 @@ function subcommand(cmd: Command, word: string): Command | undefined {
  * unknown flag or a boolean value pflag would refuse.
  */
 export function normalizeArgv(program: Command, argv: readonly string[]): string[] {
+  const chain: Command[] = [program];
+  try {
+    return rewrite(argv, chain);
+  } catch (err) {
+    // pflag's second line after a flag error names the command's help: `See 'osimage release info --help' for usage.`
+    if (err instanceof UsageError) err.seeHelpOf = chain.map((c) => c.name()).join(' ');
+    throw err;
+  }
+}
+
+/** The rewriting of normalizeArgv; `chain` is the commands in effect, outermost first, as far as it has read. */
+function rewrite(argv: readonly string[], chain: Command[]): string[] {
   // Output words; a boolean flag that a later `--flag=false` turns off is blanked (undefined), as pflag's last value wins.
   const out: (string | undefined)[] = [];
   const booleans = new Map<Option, number[]>();
-  const chain: Command[] = [program];
   const setBool = (option: Option, word: string, on: boolean) => {
     const seen = booleans.get(option) ?? booleans.set(option, []).get(option)!;
     if (on) {

@@ -7,8 +7,11 @@ import { redactUrl } from '../http/redact.js';
 
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-/** Pull a registry error body apart: `MANIFEST_UNKNOWN: manifest unknown`. */
-export function describeRegistryErrors(body: Buffer): { codes: string[]; text: string } {
+/**
+ * Pull a registry error body apart: `MANIFEST_UNKNOWN: manifest unknown`. `goText` is how oc's registry client
+ * (docker/distribution's errcode) words a single error, `manifest unknown: manifest unknown`, when it is one.
+ */
+export function describeRegistryErrors(body: Buffer): { codes: string[]; text: string; goText?: string } {
   try {
     const doc = JSON.parse(body.toString('utf8')) as { errors?: Array<{ code?: unknown; message?: unknown }> };
     if (Array.isArray(doc?.errors) && doc.errors.length) {
@@ -16,7 +19,12 @@ export function describeRegistryErrors(body: Buffer): { codes: string[]; text: s
       const text = doc.errors
         .map((e) => [typeof e?.code === 'string' ? e.code : '', typeof e?.message === 'string' ? e.message : ''].filter(Boolean).join(': '))
         .join('; ');
-      return { codes, text };
+      const [only] = doc.errors;
+      const goText =
+        doc.errors.length === 1 && typeof only?.code === 'string' && /^[A-Z][A-Z_]*$/.test(only.code) && typeof only.message === 'string'
+          ? `${only.code.replaceAll('_', ' ').toLowerCase()}: ${only.message}`
+          : undefined;
+      return { codes, text, goText };
     }
   } catch {
     // not JSON: fall through
@@ -43,12 +51,15 @@ export function registryErrorCode(status: number, codes: readonly string[] = [])
 export class RegistryError extends FetchError {
   readonly codes: string[];
   readonly detail: string;
+  /** The registry's error as oc prints it (`manifest unknown: manifest unknown`), when it sent exactly one. */
+  readonly goDetail: string | undefined;
   override readonly code: ErrorCode;
-  constructor(message: string, url: string, status: number, codes: string[], detail = '') {
+  constructor(message: string, url: string, status: number, codes: string[], detail = '', goDetail?: string) {
     super(message, url, status);
     this.name = 'RegistryError';
     this.codes = codes;
     this.detail = detail;
+    this.goDetail = goDetail;
     this.code = registryErrorCode(status, codes);
   }
 }
@@ -72,10 +83,11 @@ export async function registryFailure(
   unauthorized: UnauthorizedText,
 ): Promise<RegistryError> {
   let detail = '';
+  let goDetail: string | undefined;
   let codes: string[] = [];
   if (method !== 'HEAD') {
     try {
-      ({ codes, text: detail } = describeRegistryErrors(await readCapped(res, MAX_ERROR_BODY_BYTES, 'error response')));
+      ({ codes, text: detail, goText: goDetail } = describeRegistryErrors(await readCapped(res, MAX_ERROR_BODY_BYTES, 'error response')));
     } catch {
       discard(res.body);
     }
@@ -83,7 +95,7 @@ export async function registryFailure(
     await res.body.dump().catch(() => undefined);
   }
   const msg = res.status === 401 ? await unauthorized(what) : `${what}: ${statusFrom(res.status, res.url, detail)}`;
-  return new RegistryError(msg, res.url, res.status, codes, detail);
+  return new RegistryError(msg, res.url, res.status, codes, detail, goDetail);
 }
 
 /**

@@ -221,11 +221,13 @@ export class RemoteImageSource implements ImageSource {
     if (err.code === 'not-found') {
       const status = err.status ?? 404;
       return new RegistryError(
-        `${imageWhat(display)} not found: ${statusFrom(status, err.url, err.detail)}`,
+        // oc: `image "REF" not found: manifest unknown: manifest unknown` (the registry's error as Go words it).
+        `${imageWhat(display)} not found: ${err.goDetail ?? statusFrom(status, err.url, err.detail)}`,
         err.url,
         status,
         err.codes,
         err.detail,
+        err.goDetail,
       );
     }
     if (err.status === 403 || err.codes.includes('DENIED')) {

@@ -61,7 +61,7 @@ describe('osimage (top level)', () => {
     const b = await osimage(['resolve', '--nope']);
     expect(b.exitCode).toBe(2);
     // pflag's words, as oc prints them (src/commands/argv.ts).
-    expect(b.stderr).toBe('error: unknown flag: --nope');
+    expect(b.stderr).toBe("error: unknown flag: --nope\nSee 'osimage resolve --help' for usage.");
     const c = await osimage(['resolve', '-o', 'yaml']);
     expect(c.exitCode).toBe(2);
   });

@@ -88,12 +88,15 @@ describe('osimage with pflag flag forms (offline sample)', () => {
 
   it('an unknown flag is `error: unknown flag: --bogus`, exit 2', async () => {
     // oc adm release info --bogus quay.io/x/y:1  →  error: unknown flag: --bogus
+    //                                             See 'oc adm release info --help' for usage.
     const r = await osimage(['release', 'info', '--bogus', SAMPLE]);
-    expect(r).toEqual({ stdout: '', stderr: 'error: unknown flag: --bogus', exitCode: 2 });
+    expect(r).toEqual({ stdout: '', stderr: "error: unknown flag: --bogus\nSee 'osimage release info --help' for usage.", exitCode: 2 });
     const b = await osimage(['release', 'info', '--insecure=maybe', SAMPLE]);
     expect(b).toEqual({
       stdout: '',
-      stderr: 'error: invalid argument "maybe" for "--insecure" flag: strconv.ParseBool: parsing "maybe": invalid syntax',
+      stderr:
+        'error: invalid argument "maybe" for "--insecure" flag: strconv.ParseBool: parsing "maybe": invalid syntax\n' +
+        "See 'osimage release info --help' for usage.",
       exitCode: 2,
     });
   });

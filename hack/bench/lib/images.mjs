@@ -18,6 +18,7 @@ import { createGzip } from 'node:zlib';
 import { join } from 'node:path';
 import tarStream from 'tar-stream';
 import { buildImage, buildLayer } from '../../../dist/release/build-layer.js';
+import { ocImageStream, ocTag } from '../../lib/image-stream.mjs';
 import { MEDIA_TYPES } from '../../../dist/registry/types.js';
 
 const MiB = 1024 * 1024;
@@ -265,26 +266,9 @@ export function imageReferences(version, tags = 110, seed = 7) {
             'io.openshift.build.source-location': `https://github.com/openshift/${name}`,
             ...(name === 'hyperkube' ? { 'io.openshift.build.versions': 'kubernetes=1.29.5' } : {}),
           };
-    return {
-      name,
-      annotations,
-      from: { kind: 'DockerImage', name: pullspec },
-      generation: null,
-      importPolicy: {},
-      referencePolicy: { type: '' },
-    };
+    return ocTag(name, pullspec, annotations);
   });
-  const doc = {
-    kind: 'ImageStream',
-    apiVersion: 'image.openshift.io/v1',
-    metadata: {
-      name: version,
-      creationTimestamp: CREATED,
-      annotations: { 'release.openshift.io/from-image-stream': 'ocp/4.16-art-latest-2026-01-14-120000' },
-    },
-    spec: { lookupPolicy: { local: false }, tags: spec },
-    status: { dockerImageRepository: '' },
-  };
+  const doc = ocImageStream(version, spec, { created: CREATED, fromImageStream: 'ocp/4.16-art-latest-2026-01-14-120000' });
   return { json: JSON.stringify(doc, null, 2), mosc };
 }
 
