@@ -281,7 +281,7 @@ export function renderResults(r, { median }) {
     L.push(
       `| \`release info --image-for\`, cold (empty cache) ≤ 1.8× \`node -e 0\` | ${q.toFixed(2)}× (${fmtMs(st.o)} vs ${fmtMs(st.node)})${ocPart} | ${met(ok)} | ` +
         `${fmtMs(st.o - st.node)} over node itself; the tail after the answer is ${st.tail?.toFixed(1) ?? 'n/a'} ms (bin/osimage keeps wasm on Liftoff). ` +
-        'By stage, timed in one quiet run with Node\'s module list and undici\'s diagnostics channels (hack/bench/quick.mjs --serve): the launcher, node:v8 and cli.cjs ~7 ms; ' +
+        "By stage, timed in one quiet run with Node's module list and undici's diagnostics channels (hack/bench/quick.mjs --serve): the launcher, node:v8 and cli.cjs ~7 ms; " +
         'commands.cjs from its code cache ~4 ms; node:crypto (digests, cache checksums) ~3–6 ms and node:fs/promises ~1–2.5 ms; undici from its own code-cached script, with assert and net, ~5 ms; ' +
         '`--insecure` tries https first, as oc does: node:tls, a TLS context and the failed handshake, ~5 ms of the main thread even with plain http now sent alongside; ' +
         'the registry answering /v2/ (4–8 ms here), the manifest and the blob (~9 ms to its first byte, ~10 ms of body); then inflating, hashing and reading the 550 KiB layer, writing the cache and printing, ~10 ms. ' +
@@ -301,7 +301,7 @@ export function renderResults(r, { median }) {
       const q2 = v / st.node;
       const ok2 = q2 <= bound;
       L.push(
-        `| the same, ${label} ≤ ${bound}× \`node -e 0\` | ${q2.toFixed(2)}× (${fmtMs(v)}) | ${met(ok2)} | ${ok2 ? 'no blob requests' : `${fmtMs(v - st.node)} over node itself: ${key === 'warmTag' ? 'what the query by digest costs, plus undici (~5 ms from its code cache), node:tls and the https attempt `--insecure` makes first (~5 ms), and the /v2/ and HEAD round trips (~8 ms with the registry\'s answers)' : 'no request, no HTTP code (undici is a script of its own, never read); the launcher, node:v8 and cli.cjs (~7 ms), commands.cjs from its code cache (~4 ms), node:crypto for the entries\' checksums and the manifest\'s digest (~3–6 ms; kept: a corrupted entry must be found), node:fs/promises (~1–2.5 ms), the stdout pipe, reading and checking the three entries and printing'}`}${noise(ok2, minOf(x[key]) / minOf(x.node), bound)} |`,
+        `| the same, ${label} ≤ ${bound}× \`node -e 0\` | ${q2.toFixed(2)}× (${fmtMs(v)}) | ${met(ok2)} | ${ok2 ? 'no blob requests' : `${fmtMs(v - st.node)} over node itself: ${key === 'warmTag' ? "what the query by digest costs, plus undici (~5 ms from its code cache), node:tls and the https attempt `--insecure` makes first (~5 ms), and the /v2/ and HEAD round trips (~8 ms with the registry's answers)" : "no request, no HTTP code (undici is a script of its own, never read); the launcher, node:v8 and cli.cjs (~7 ms), commands.cjs from its code cache (~4 ms), node:crypto for the entries' checksums and the manifest's digest (~3–6 ms; kept: a corrupted entry must be found), node:fs/promises (~1–2.5 ms), the stdout pipe, reading and checking the three entries and printing"}`}${noise(ok2, minOf(x[key]) / minOf(x.node), bound)} |`,
       );
     }
   }
