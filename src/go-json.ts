@@ -85,7 +85,9 @@ export function goMapOrder(v: unknown): unknown {
   if (v === null || typeof v !== 'object') return v;
   const o = v as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(o).sort(goKeyCompare)) out[k] = goMapOrder(o[k]);
+  // defineProperty: a `__proto__` key from an image's JSON is a key like any other, never the copy's prototype.
+  for (const k of Object.keys(o).sort(goKeyCompare))
+    Object.defineProperty(out, k, { value: goMapOrder(o[k]), enumerable: true, writable: true, configurable: true });
   return out;
 }
 

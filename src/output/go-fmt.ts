@@ -57,6 +57,20 @@ function badVerb(verb: string, v: unknown, o: GoPrintOptions = TEMPLATE): string
   return `%!${verb}(${goTypeName(v, o)}=${formatValue(v, 'v', NO_SPEC, o)})`;
 }
 
+/** An integer as a character (`%c`): Go writes U+FFFD for what is not a Unicode code point. */
+const rune = (n: bigint): string =>
+  n < 0n || n > 0x10ffffn || (n >= 0xd800n && n <= 0xdfffn) ? '\uFFFD' : String.fromCodePoint(Number(n));
+
+/** fmt's parsenum: a width or precision over 10^6 (read digit by digit) is no number, and the verb is lost: `%!(NOVERB)`. */
+const tooLarge = (digits: string) => {
+  let num = 0;
+  for (const d of digits) {
+    if (num > 1e6) return true;
+    num = num * 10 + Number(d);
+  }
+  return false;
+};
+
 function formatInt(v: unknown, verb: string, spec: Spec): string {
   const n = intValue(v);
   const neg = n < 0n;
@@ -80,9 +94,9 @@ function formatInt(v: unknown, verb: string, spec: Spec): string {
       digits = (spec.sharp ? '0X' : '') + abs.toString(16).toUpperCase();
       break;
     case 'c':
-      return pad(String.fromCodePoint(Number(n)), spec);
+      return pad(rune(n), spec);
     case 'q':
-      return pad(`'${String.fromCodePoint(Number(n))}'`, spec);
+      return pad(`'${rune(n)}'`, spec);
     default:
       return badVerb(verb, v);
   }
@@ -241,6 +255,10 @@ export function sprintf(format: string, args: readonly unknown[]): string {
       else break;
     }
     const width = /^[0-9]+/.exec(format.slice(i));
+    if (width && tooLarge(width[0])) {
+      out += '%!(NOVERB)';
+      break;
+    }
     if (width) {
       spec.width = Number(width[0]);
       i += width[0].length;
@@ -248,6 +266,10 @@ export function sprintf(format: string, args: readonly unknown[]): string {
     if (format[i] === '.') {
       i++;
       const prec = /^[0-9]*/.exec(format.slice(i))![0];
+      if (tooLarge(prec)) {
+        out += '%!(NOVERB)';
+        break;
+      }
       spec.prec = Number(prec || '0');
       i += prec.length;
     }

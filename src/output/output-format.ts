@@ -108,7 +108,23 @@ export interface TemplateOutput {
 export async function printTemplate(
   format: TemplateFormat,
   object: unknown,
-  { allowMissingKeys = true }: { allowMissingKeys?: boolean } = {},
+  options: { allowMissingKeys?: boolean } = {},
+): Promise<TemplateOutput> {
+  try {
+    return await runTemplate(format, object, options);
+  } catch (err) {
+    // Data nested thousands deep (a hostile image) overflows the printers' recursion: one line, not a stack trace.
+    if (!(err instanceof RangeError && /call stack/i.test(err.message))) throw err;
+    const { goQuote } = await import('./go-value.js');
+    const what = format.kind === 'jsonpath' ? 'jsonpath' : 'template';
+    return { out: '', error: `error executing ${what} ${goQuote(format.template)}: the data is nested too deeply to print` };
+  }
+}
+
+async function runTemplate(
+  format: TemplateFormat,
+  object: unknown,
+  { allowMissingKeys = true }: { allowMissingKeys?: boolean },
 ): Promise<TemplateOutput> {
   const raw = JSON.stringify(object);
   const data: unknown = JSON.parse(raw);

@@ -117,7 +117,8 @@ function parseClass(s: string, start: number): [string, number] {
       if (end >= 0) {
         const name = s.slice(i + 2, end);
         const negated = name.startsWith('^');
-        const set = POSIX[negated ? name.slice(1) : name];
+        const key = negated ? name.slice(1) : name;
+        const set = Object.hasOwn(POSIX, key) ? POSIX[key] : undefined;
         if (set === undefined) throw goError(CHAR_RANGE, s.slice(i, end + 2));
         if (negated) throw unsupported(`the negated class [:${name}:] inside a class`);
         out += set;
@@ -162,10 +163,11 @@ function parseRepeat(s: string, i: number): [number, number, number] | undefined
 }
 
 /**
- * Check `pattern` as Go's regexp.Compile does and return the JavaScript RegExp that matches as it would.
- * Throws GoRegexpError with Go's text for what Go refuses.
+ * Check `pattern` as Go's regexp.Compile does and return a matcher that matches as it would, in time bounded by
+ * the sizes of the expression and the text (see {@link linearMatcher}): Go's RE2 never backtracks, JavaScript's
+ * RegExp does (`(a+)+$` takes seconds on 25 characters). Throws GoRegexpError with Go's text for what Go refuses.
  */
-export function compileGoRegexp(pattern: string): RegExp {
+export function compileGoRegexp(pattern: string): GoRegexp {
   let out = '';
   let i = 0;
   let depth = 0;
@@ -297,9 +299,172 @@ export function compileGoRegexp(pattern: string): RegExp {
     lastRepeat = repeatAt;
   }
   if (depth > 0) throw goError('missing closing )', pattern);
+  const flags = ignoreCase ? 'i' : '';
   try {
-    return new RegExp(out, ignoreCase ? 'i' : '');
+    new RegExp(out, flags);
   } catch (err) {
     throw unsupported(`this expression (${(err as Error).message})`);
   }
+  return linearMatcher(out, flags);
+}
+
+/** A compiled expression: `source` is the JavaScript pattern it stands for, `test` never backtracks. */
+export interface GoRegexp {
+  readonly source: string;
+  readonly flags: string;
+  test(text: string): boolean;
+}
+
+/** The longest text tested (platform strings are `os/arch[/variant]`); a longer one, from a hostile image, never matches. */
+export const MAX_SUBJECT = 256;
+
+type ReNode =
+  | { t: 'char'; re: RegExp }
+  | { t: 'assert'; kind: string }
+  | { t: 'seq'; items: ReNode[] }
+  | { t: 'alt'; items: ReNode[] }
+  | { t: 'repeat'; node: ReNode; min: number; max: number };
+
+/**
+ * The JavaScript pattern compileGoRegexp wrote (its own small dialect: literals, `\xNN`, escapes, classes, `.`,
+ * anchors, `\b`, groups, `|`, `* + ? {n,m}` and their lazy forms) as a tree whose single characters are tested
+ * by one-character RegExps.
+ */
+function reTree(src: string, flags: string): ReNode {
+  let i = 0;
+  const chars = new Map<string, RegExp>();
+  const char = (text: string): ReNode => {
+    let re = chars.get(text);
+    if (!re) chars.set(text, (re = new RegExp(`^(?:${text})$`, flags)));
+    return { t: 'char', re };
+  };
+  const alt = (): ReNode => {
+    const items = [seq()];
+    while (src[i] === '|') {
+      i++;
+      items.push(seq());
+    }
+    return items.length === 1 ? items[0]! : { t: 'alt', items };
+  };
+  const seq = (): ReNode => {
+    const items: ReNode[] = [];
+    while (i < src.length && src[i] !== '|' && src[i] !== ')') {
+      let node = atom();
+      for (;;) {
+        const m = /^(?:([*+?])|\{(\d+)(,(\d*))?\})\??/.exec(src.slice(i));
+        if (!m) break;
+        i += m[0].length;
+        const [min, max] =
+          m[1] === '*'
+            ? [0, -1]
+            : m[1] === '+'
+              ? [1, -1]
+              : m[1] === '?'
+                ? [0, 1]
+                : [Number(m[2]), m[3] === undefined ? Number(m[2]) : m[4] === '' ? -1 : Number(m[4])];
+        node = { t: 'repeat', node, min: min!, max: max! };
+      }
+      items.push(node);
+    }
+    return items.length === 1 ? items[0]! : { t: 'seq', items };
+  };
+  const atom = (): ReNode => {
+    const c = src[i]!;
+    if (c === '(') {
+      i += src.startsWith('(?:', i) ? 3 : 1;
+      const inner = alt();
+      i++; // `)`
+      return inner;
+    }
+    if (c === '^' || c === '$') {
+      i++;
+      return { t: 'assert', kind: c };
+    }
+    if (c === '[') {
+      let j = i + 1;
+      if (src[j] === '^') j++;
+      while (src[j] !== ']') j += src[j] === '\\' ? 2 : 1;
+      const text = src.slice(i, j + 1);
+      i = j + 1;
+      return char(text);
+    }
+    if (c === '\\') {
+      const d = src[i + 1]!;
+      if (d === 'b' || d === 'B') {
+        i += 2;
+        return { t: 'assert', kind: d };
+      }
+      const n = d === 'x' ? 4 : 2;
+      const text = src.slice(i, i + n);
+      i += n;
+      return char(text);
+    }
+    i++;
+    return char(c);
+  };
+  return alt();
+}
+
+/**
+ * Go's leftmost-first search reduced to a yes/no answer, computed as the sets of positions where each node can
+ * end when started at each position, each set computed once: polynomial in the text's length, never exponential.
+ */
+function linearMatcher(source: string, flags: string): GoRegexp {
+  const tree = reTree(source, flags);
+  const test = (text: string): boolean => {
+    if (text.length > MAX_SUBJECT) return false;
+    const n = text.length;
+    const isWord = (p: number) => p >= 0 && p < n && /\w/.test(text[p]!);
+    const memo = new Map<ReNode, (number[] | undefined)[]>();
+    const step = (node: ReNode, from: Iterable<number>): Set<number> => {
+      const next = new Set<number>();
+      for (const p of from) for (const e of ends(node, p)) next.add(e);
+      return next;
+    };
+    const ends = (node: ReNode, p: number): number[] => {
+      let row = memo.get(node);
+      if (!row) memo.set(node, (row = []));
+      const known = row[p];
+      if (known) return known;
+      let result: number[];
+      switch (node.t) {
+        case 'char':
+          result = p < n && node.re.test(text[p]!) ? [p + 1] : [];
+          break;
+        case 'assert': {
+          const ok = node.kind === '^' ? p === 0 : node.kind === '$' ? p === n : (isWord(p - 1) !== isWord(p)) === (node.kind === 'b');
+          result = ok ? [p] : [];
+          break;
+        }
+        case 'seq': {
+          let cur = new Set([p]);
+          for (const item of node.items) {
+            if (cur.size === 0) break;
+            cur = step(item, cur);
+          }
+          result = [...cur];
+          break;
+        }
+        case 'alt':
+          result = [...new Set(node.items.flatMap((item) => ends(item, p)))];
+          break;
+        case 'repeat': {
+          let cur = new Set([p]);
+          for (let k = 0; k < node.min && cur.size > 0; k++) cur = step(node.node, cur);
+          const all = new Set(cur);
+          let frontier = cur;
+          for (let k = node.min; (node.max < 0 || k < node.max) && frontier.size > 0; k++) {
+            frontier = new Set([...step(node.node, frontier)].filter((e) => !all.has(e)));
+            for (const e of frontier) all.add(e);
+          }
+          result = [...all];
+        }
+      }
+      row[p] = result;
+      return result;
+    };
+    for (let p = 0; p <= n; p++) if (ends(tree, p).length > 0) return true;
+    return false;
+  };
+  return { source, flags, test };
 }

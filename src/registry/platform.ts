@@ -32,7 +32,7 @@ function escapeRegex(s: string): string {
  * default. A bad regex is a usage error in oc's words: `--filter-by-os was not a valid regular expression:
  * error parsing regexp: missing closing ]: `[``. Commands check it before any network (readImages).
  */
-export function platformFilter(filterByOs: string | undefined): RegExp {
+export function platformFilter(filterByOs: string | undefined): { test(text: string): boolean } {
   if (filterByOs === undefined || filterByOs === '') return new RegExp(escapeRegex(DEFAULT_PLATFORM));
   try {
     return compileGoRegexp(filterByOs);

@@ -141,3 +141,13 @@ describe("errors in Go's words", () => {
     expect(() => gt(template)).toThrow(new GoTemplateExecError(message));
   });
 });
+
+describe('hostile image data', () => {
+  test('"__proto__" and "constructor" keys are keys like any other, never Object\'s properties', () => {
+    const data = JSON.parse('{"__proto__":{"x":1},"constructor":"c"}');
+    expect(goTemplate('{{.__proto__.x}} {{.constructor}} {{index . "__proto__"}} {{.toString}} {{exists . "hasOwnProperty"}}', data)).toBe(
+      '1 c map[x:1] <no value> false',
+    );
+    expect(goTemplate('{{range $k, $v := .}}{{$k}};{{end}}{{len .}}', data)).toBe('__proto__;constructor;2');
+  });
+});

@@ -85,3 +85,31 @@ describe('printf', () => {
     expect(sprintf(format, args)).toBe(out);
   });
 });
+
+describe('hostile values in printf and in map keys', () => {
+  test.each([
+    ['%c', -1, '\uFFFD'],
+    ['%c', 0x110000, '\uFFFD'],
+    ['%c', 0xd800, '\uFFFD'],
+    ['%q', 0xd800, "'\uFFFD'"],
+    ['%c', 0x1f600, '\u{1F600}'],
+  ])('%s of %d is what Go writes (U+FFFD for no code point)', (format, n, expected) => {
+    expect(sprintf(format, [n])).toBe(expected);
+  });
+
+  test.each([
+    ['%100000000d|', '%!(NOVERB)%!(EXTRA int64=1)'],
+    ['x%.100000000f', 'x%!(NOVERB)%!(EXTRA int64=1)'],
+    ['%10000000d', `${' '.repeat(9_999_999)}1`],
+  ])("a width or precision over 10^6 is fmt's %%!(NOVERB), never a string of that size: %s", (format, expected) => {
+    expect(sprintf(format, [1])).toBe(expected);
+  });
+
+  test('a "__proto__" key is a key like any other in Go\'s map order', () => {
+    const data = JSON.parse('{"b":1,"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}');
+    const ordered = goMapOrder(data) as Record<string, unknown>;
+    expect(goJson(ordered, null)).toBe('{"__proto__":{"polluted":true},"b":1,"constructor":{"prototype":{"x":1}}}');
+    expect(Object.getPrototypeOf(ordered)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

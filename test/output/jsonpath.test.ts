@@ -143,3 +143,27 @@ describe('errors in client-go words', () => {
     expect(() => jp(template)).toThrow(new JsonPathExecError(message));
   });
 });
+
+describe('hostile image data', () => {
+  const hostile = () => JSON.parse('{"__proto__":{"x":1},"constructor":{"name":"c"},"toString":"t","a":[1]}');
+
+  test('"__proto__" and "constructor" keys are keys like any other, never Object\'s properties', () => {
+    expect(jsonPath('{.__proto__.x} {.constructor.name} {.toString} {.hasOwnProperty}', hostile())).toBe('1 c t ');
+    expect(jsonPath('{$}', hostile())).toBe('{"__proto__":{"x":1},"a":[1],"constructor":{"name":"c"},"toString":"t"}');
+    expect(jsonPath('{.a.constructor}{.a.length}', hostile())).toBe('');
+  });
+
+  test('data nested thousands deep is a one-line error naming the template, not a stack trace', async () => {
+    const { parseOutputFormat, printTemplate } = await import('../../src/output/output-format.js');
+    let deep: unknown = 1;
+    for (let i = 0; i < 20_000; i++) deep = { a: [deep] };
+    for (const [value, what] of [
+      ['jsonpath={$}', 'jsonpath "{$}"'],
+      ['go-template={{.}}', 'template "{{.}}"'],
+    ]) {
+      const format = await parseOutputFormat(value);
+      const r = await printTemplate(format as never, { d: deep });
+      expect(r).toEqual({ out: '', error: `error executing ${what}: the data is nested too deeply to print` });
+    }
+  });
+});

@@ -104,3 +104,38 @@ describe('--filter-by-os on the command line', () => {
     expect(extract.exitCode).toBe(2);
   });
 });
+
+describe('hostile expressions and platform strings (Go is linear; a JavaScript RegExp backtracks)', () => {
+  it.each([
+    ['(a+)+$', `${'a'.repeat(40)}!`],
+    ['(a|a)*b', 'a'.repeat(40)],
+    ['.*.*.*.*.*.*.*.*.*.*x', 'a'.repeat(60)],
+    ['(\\w+/?)+$', `linux/${'a'.repeat(60)}!`],
+    ['((a{1,5}){1,5}){1,5}$', `${'a'.repeat(60)}!`],
+  ])('%s answers on %s without backtracking', (pattern, text) => {
+    expect(compileGoRegexp(pattern).test(text)).toBe(false);
+  });
+
+  it('matches as the JavaScript pattern it stands for', () => {
+    const cases: [string, string][] = [
+      ['(?i)^LINUX/(amd|arm)64(/v8)?$', 'linux/arm64/v8'],
+      ['linux/.+\\bv\\d', 'linux/arm64/v8'],
+      ['\\Bx{2,3}y', 'axxy'],
+      ['[^[:digit:]]{3}/a+?', 'abc/aa'],
+      ['^(|linux)/amd64$', '/amd64'],
+    ];
+    for (const [pattern, text] of cases) {
+      const re = compileGoRegexp(pattern);
+      for (const t of [text, text.toUpperCase(), text.slice(1), `${text}!`, ''])
+        expect(re.test(t), `${pattern} on ${t}`).toBe(new RegExp(re.source, re.flags).test(t));
+    }
+  });
+
+  it('a platform string longer than any real os/arch/variant never matches', () => {
+    expect(compileGoRegexp('.*').test('x'.repeat(100_000))).toBe(false);
+  });
+
+  it.each(['constructor', '__proto__', 'toString'])('[[:%s:]] is no POSIX class (not a property of Object)', (name) => {
+    expect(() => compileGoRegexp(`[[:${name}:]]`)).toThrow(`error parsing regexp: invalid character class range: \`[:${name}:]\``);
+  });
+});
