@@ -146,6 +146,9 @@ async function exitCodeFor(
   const hint = (await import('./output/hints.js')).hintFor(err);
   if (hint !== undefined) terminal.info(`info: ${hint}`);
   if (err instanceof OsimageError) return err.exitCode;
-  if (env().OSIMAGE_DEBUG && err instanceof Error && err.stack) io().stderr.write(`${err.stack}\n`);
+  if (env().OSIMAGE_DEBUG && err instanceof Error && err.stack) {
+    // The stack's first line is the message, which may quote text from outside: escaped as every other line is.
+    io().stderr.write(`${(await import('./output/escape.js')).escapeText(err.stack)}\n`);
+  }
   return 1;
 }
