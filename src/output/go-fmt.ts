@@ -4,7 +4,18 @@
  * The common verbs (%v %s %d %q %t %f %e %g %x %X %o %b %c %%), flags (- + 0 space #), width and precision, and
  * Go's complaints in the output (`%!d(string=x)`, `%!v(MISSING)`, `%!(EXTRA int=1)`).
  */
-import { GoFloat, GoInt, type GoPrintOptions, formatGoFloat, goQuote, goTypeName, isGoInt, sortedKeys } from './go-value.js';
+import {
+  GoFloat,
+  GoInt,
+  type GoPrintOptions,
+  formatGoFloat,
+  gLayout,
+  goExpSuffix,
+  goQuote,
+  goTypeName,
+  isGoInt,
+  sortedKeys,
+} from './go-value.js';
 
 /** The go-template printer's numbers: whole numbers are int64. */
 const TEMPLATE: GoPrintOptions = { ints: true };
@@ -147,8 +158,6 @@ function exponential(a: number, prec: number): [string, number] {
   return [digits, exp];
 }
 
-const expSuffix = (exp: number) => `e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-
 function formatFloat(x: number, verb: string, spec: Spec): string {
   const neg = x < 0 || Object.is(x, -0);
   const a = Math.abs(x);
@@ -167,7 +176,7 @@ function formatFloat(x: number, verb: string, spec: Spec): string {
     case 'e':
     case 'E': {
       const [digits, exp] = exponential(a, spec.prec ?? 6);
-      s = `${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ''}${expSuffix(exp)}`;
+      s = `${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ''}${goExpSuffix(exp)}`;
       if (verb === 'E') s = s.toUpperCase();
       break;
     }
@@ -181,13 +190,8 @@ function formatFloat(x: number, verb: string, spec: Spec): string {
 function gPrec(a: number, prec: number): string {
   const p = prec === 0 ? 1 : prec;
   const [digits, exp] = exponential(a, p - 1);
-  const trimmed = digits.replace(/0+$/, '') || '0';
-  if (a !== 0 && (exp < -4 || exp >= p)) return `${trimmed[0]}${trimmed.length > 1 ? `.${trimmed.slice(1)}` : ''}${expSuffix(exp)}`;
   if (a === 0) return '0';
-  if (exp < 0) return `0.${'0'.repeat(-exp - 1)}${trimmed}`;
-  const whole = trimmed.slice(0, exp + 1).padEnd(exp + 1, '0');
-  const frac = trimmed.slice(exp + 1);
-  return frac ? `${whole}.${frac}` : whole;
+  return gLayout(digits.replace(/0+$/, ''), exp, p);
 }
 
 function formatString(s: string, verb: string, spec: Spec): string {

@@ -25,21 +25,28 @@ function shortestDigits(n: number): [string, number] {
   return [mant.replace('.', ''), Number(exp)];
 }
 
+/** Go's exponent suffix: `e+06`, `e-07`. */
+export const goExpSuffix = (exp: number): string => `e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+
+/**
+ * `%g`'s layout of significant `digits` (no trailing zeros) with decimal exponent `exp`: exponent form when
+ * exp < -4 || exp >= eprec, else plain decimal. Shared by `%v` (shortest digits, eprec 6) and `%.Ng` (go-fmt.ts).
+ */
+export function gLayout(digits: string, exp: number, eprec: number): string {
+  if (exp < -4 || exp >= eprec) return `${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ''}${goExpSuffix(exp)}`;
+  if (exp < 0) return `0.${'0'.repeat(-exp - 1)}${digits}`;
+  const whole = digits.slice(0, exp + 1).padEnd(exp + 1, '0');
+  const frac = digits.slice(exp + 1);
+  return frac ? `${whole}.${frac}` : whole;
+}
+
 /** A float64 as Go's `%v` prints it: `%g` with the shortest digits, exponent form when exp < -4 || exp >= 6. */
 export function formatGoFloat(n: number): string {
   if (Number.isNaN(n)) return 'NaN';
   if (!Number.isFinite(n)) return n > 0 ? '+Inf' : '-Inf';
   if (n === 0) return Object.is(n, -0) ? '-0' : '0';
-  const sign = n < 0 ? '-' : '';
   const [digits, exp] = shortestDigits(n);
-  if (exp < -4 || exp >= 6) {
-    const mant = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-    return `${sign}${mant}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  }
-  if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
-  const whole = digits.slice(0, exp + 1).padEnd(exp + 1, '0');
-  const frac = digits.slice(exp + 1);
-  return `${sign}${whole}${frac ? `.${frac}` : ''}`;
+  return (n < 0 ? '-' : '') + gLayout(digits, exp, 6);
 }
 
 /** Map keys in the order Go sorts them (by bytes). */
