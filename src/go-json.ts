@@ -101,3 +101,9 @@ export function goField(o: Record<string, unknown>, name: string): unknown {
   for (const k of Object.keys(o)) if (k.toLowerCase() === lower) found = o[k];
   return found;
 }
+
+/** {@link goField} decoded into a Go `string` field: `""` when absent or not a string. */
+export function goStringField(o: Record<string, unknown>, name: string): string {
+  const v = goField(o, name);
+  return typeof v === 'string' ? v : '';
+}

@@ -7,15 +7,11 @@
  * seconds. `release new` writes its image-references this way and `release info -o json` shows the
  * release's ImageStream this way, as oc does. Print with `goJson` (src/go-json.ts).
  */
-import { goMapOrder, goField, goKeyCompare } from '../go-json.js';
+import { goField, goKeyCompare, goMapOrder, goStringField } from '../go-json.js';
+import { isJsonObject } from '../json.js';
 import type { ImageStream } from './image-stream.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (o: Obj, k: string): string => {
-  const v = goField(o, k);
-  return typeof v === 'string' ? v : '';
-};
 const num = (o: Obj, k: string): number | undefined => {
   const v = goField(o, k);
   return typeof v === 'number' ? v : undefined;
@@ -28,7 +24,7 @@ function put(out: Obj, k: string, v: string | number | null | undefined): void {
 
 /** A map[string]string: sorted; non-string values dropped; null when absent. */
 function stringMap(v: unknown): Obj | null {
-  if (!isObj(v)) return null;
+  if (!isJsonObject(v)) return null;
   const out: Obj = {};
   for (const k of Object.keys(v).sort(goKeyCompare)) if (typeof v[k] === 'string') out[k] = v[k];
   return out;
@@ -43,9 +39,9 @@ export function kubeTime(v: unknown): string | null {
 }
 
 function objectMeta(v: unknown): Obj {
-  const m = isObj(v) ? v : {};
+  const m = isJsonObject(v) ? v : {};
   const out: Obj = {};
-  for (const k of ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion']) put(out, k, str(m, k));
+  for (const k of ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion']) put(out, k, goStringField(m, k));
   put(out, 'generation', num(m, 'generation'));
   out.creationTimestamp = kubeTime(goField(m, 'creationTimestamp'));
   put(out, 'deletionTimestamp', kubeTime(goField(m, 'deletionTimestamp')));
@@ -62,44 +58,44 @@ function objectMeta(v: unknown): Obj {
 }
 
 function objectReference(v: unknown): Obj | undefined {
-  if (!isObj(v)) return undefined;
+  if (!isJsonObject(v)) return undefined;
   const out: Obj = {};
-  for (const k of ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']) put(out, k, str(v, k));
+  for (const k of ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath']) put(out, k, goStringField(v, k));
   return out;
 }
 
 function tagReference(v: unknown): Obj {
-  const t = isObj(v) ? v : {};
-  const out: Obj = { name: str(t, 'name'), annotations: stringMap(goField(t, 'annotations')) };
+  const t = isJsonObject(v) ? v : {};
+  const out: Obj = { name: goStringField(t, 'name'), annotations: stringMap(goField(t, 'annotations')) };
   const from = objectReference(goField(t, 'from'));
   if (from) out.from = from;
   if (goField(t, 'reference') === true) out.reference = true;
   out.generation = num(t, 'generation') ?? null;
   const ip = goField(t, 'importPolicy');
   const importPolicy: Obj = {};
-  if (isObj(ip)) {
+  if (isJsonObject(ip)) {
     if (goField(ip, 'insecure') === true) importPolicy.insecure = true;
     if (goField(ip, 'scheduled') === true) importPolicy.scheduled = true;
-    put(importPolicy, 'importMode', str(ip, 'importMode'));
+    put(importPolicy, 'importMode', goStringField(ip, 'importMode'));
   }
   out.importPolicy = importPolicy;
   const rp = goField(t, 'referencePolicy');
-  out.referencePolicy = { type: isObj(rp) ? str(rp, 'type') : '' };
+  out.referencePolicy = { type: isJsonObject(rp) ? goStringField(rp, 'type') : '' };
   return out;
 }
 
 function tagEventList(v: unknown): Obj {
-  const l = isObj(v) ? v : {};
+  const l = isJsonObject(v) ? v : {};
   const items = goField(l, 'items');
   const out: Obj = {
-    tag: str(l, 'tag'),
+    tag: goStringField(l, 'tag'),
     items: Array.isArray(items)
       ? items.map((i) => {
-          const e = isObj(i) ? i : {};
+          const e = isJsonObject(i) ? i : {};
           return {
             created: kubeTime(goField(e, 'created')),
-            dockerImageReference: str(e, 'dockerImageReference'),
-            image: str(e, 'image'),
+            dockerImageReference: goStringField(e, 'dockerImageReference'),
+            image: goStringField(e, 'image'),
             generation: num(e, 'generation') ?? 0,
           };
         })
@@ -114,21 +110,21 @@ function tagEventList(v: unknown): Obj {
 export function ocImageStream(is: ImageStream): Obj {
   const doc = is as unknown as Obj;
   const out: Obj = {};
-  put(out, 'kind', str(doc, 'kind'));
-  put(out, 'apiVersion', str(doc, 'apiVersion'));
+  put(out, 'kind', goStringField(doc, 'kind'));
+  put(out, 'apiVersion', goStringField(doc, 'apiVersion'));
   out.metadata = objectMeta(goField(doc, 'metadata'));
   const s = goField(doc, 'spec');
-  const spec = isObj(s) ? s : {};
+  const spec = isJsonObject(s) ? s : {};
   const lp = goField(spec, 'lookupPolicy');
-  const specOut: Obj = { lookupPolicy: { local: isObj(lp) && goField(lp, 'local') === true } };
-  put(specOut, 'dockerImageRepository', str(spec, 'dockerImageRepository'));
+  const specOut: Obj = { lookupPolicy: { local: isJsonObject(lp) && goField(lp, 'local') === true } };
+  put(specOut, 'dockerImageRepository', goStringField(spec, 'dockerImageRepository'));
   const tags = goField(spec, 'tags');
   if (Array.isArray(tags) && tags.length > 0) specOut.tags = tags.map(tagReference);
   out.spec = specOut;
   const st = goField(doc, 'status');
-  const status = isObj(st) ? st : {};
-  const statusOut: Obj = { dockerImageRepository: str(status, 'dockerImageRepository') };
-  put(statusOut, 'publicDockerImageRepository', str(status, 'publicDockerImageRepository'));
+  const status = isJsonObject(st) ? st : {};
+  const statusOut: Obj = { dockerImageRepository: goStringField(status, 'dockerImageRepository') };
+  put(statusOut, 'publicDockerImageRepository', goStringField(status, 'publicDockerImageRepository'));
   const stTags = goField(status, 'tags');
   if (Array.isArray(stTags) && stTags.length > 0) statusOut.tags = stTags.map(tagEventList);
   out.status = statusOut;

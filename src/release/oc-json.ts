@@ -9,15 +9,11 @@
  * Go's zero time when absent), `container`, `container_config` (always, `{}` when empty), `docker_version`,
  * `author`, `config`, `architecture`, `size`, `rootfs`, `history`, `os`, `os.version`, `os.features`.
  */
-import { goField, goKeyCompare, goMapOrder } from '../go-json.js';
+import { goField, goKeyCompare, goMapOrder, goStringField } from '../go-json.js';
+import { isJsonObject } from '../json.js';
 import type { ImageConfig } from '../registry/types.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const text = (o: Obj, k: string): string => {
-  const v = goField(o, k);
-  return typeof v === 'string' ? v : '';
-};
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 /** Go's time.Time as encoding/json writes it (RFC 3339 with nanoseconds, trailing zeros dropped, offset kept). */
@@ -62,7 +58,7 @@ const DOCKER_CONFIG: Array<[string, 'string' | 'number' | 'bool' | 'list' | 'set
 ];
 
 function dockerConfig(v: unknown): Obj {
-  const c = isObj(v) ? v : {};
+  const c = isJsonObject(v) ? v : {};
   const out: Obj = {};
   for (const [k, kind] of DOCKER_CONFIG) {
     const x = goField(c, k);
@@ -70,7 +66,7 @@ function dockerConfig(v: unknown): Obj {
     else if (kind === 'number' && typeof x === 'number' && x !== 0) out[k] = x;
     else if (kind === 'bool' && x === true) out[k] = true;
     else if (kind === 'list' && Array.isArray(x) && x.length > 0) out[k] = strings(x);
-    else if ((kind === 'set' || kind === 'map') && isObj(x) && Object.keys(x).length > 0) {
+    else if ((kind === 'set' || kind === 'map') && isJsonObject(x) && Object.keys(x).length > 0) {
       const m: Obj = {};
       for (const key of Object.keys(x).sort(goKeyCompare)) {
         if (kind === 'set') m[key] = {};
@@ -83,9 +79,9 @@ function dockerConfig(v: unknown): Obj {
 }
 
 function history(v: unknown): Obj {
-  const h = isObj(v) ? v : {};
+  const h = isJsonObject(v) ? v : {};
   const out: Obj = { created: goTime(goField(h, 'created')) };
-  for (const k of ['author', 'created_by', 'comment']) if (text(h, k)) out[k] = text(h, k);
+  for (const k of ['author', 'created_by', 'comment']) if (goStringField(h, k)) out[k] = goStringField(h, k);
   if (goField(h, 'empty_layer') === true) out.empty_layer = true;
   return out;
 }
@@ -93,27 +89,27 @@ function history(v: unknown): Obj {
 /** The config as oc prints it; `size` is the sum of the image's layer sizes. */
 export function ocImageConfig(config: ImageConfig, size: number): Obj {
   const c = config as Obj;
-  const out: Obj = { id: text(c, 'id') };
-  for (const k of ['parent', 'comment']) if (text(c, k)) out[k] = text(c, k);
+  const out: Obj = { id: goStringField(c, 'id') };
+  for (const k of ['parent', 'comment']) if (goStringField(c, k)) out[k] = goStringField(c, k);
   out.created = goTime(goField(c, 'created'));
-  if (text(c, 'container')) out.container = text(c, 'container');
+  if (goStringField(c, 'container')) out.container = goStringField(c, 'container');
   out.container_config = dockerConfig(goField(c, 'container_config'));
-  for (const k of ['docker_version', 'author']) if (text(c, k)) out[k] = text(c, k);
+  for (const k of ['docker_version', 'author']) if (goStringField(c, k)) out[k] = goStringField(c, k);
   const cfg = goField(c, 'config');
-  if (isObj(cfg)) out.config = dockerConfig(cfg);
-  if (text(c, 'architecture')) out.architecture = text(c, 'architecture');
+  if (isJsonObject(cfg)) out.config = dockerConfig(cfg);
+  if (goStringField(c, 'architecture')) out.architecture = goStringField(c, 'architecture');
   if (size !== 0) out.size = size;
   const rootfs = goField(c, 'rootfs');
-  if (isObj(rootfs)) {
-    const r: Obj = { type: text(rootfs, 'type') };
+  if (isJsonObject(rootfs)) {
+    const r: Obj = { type: goStringField(rootfs, 'type') };
     const ids = strings(goField(rootfs, 'diff_ids'));
     if (ids.length > 0) r.diff_ids = ids;
     out.rootfs = r;
   }
   const hist = goField(c, 'history');
   if (Array.isArray(hist) && hist.length > 0) out.history = hist.map(history);
-  if (text(c, 'os')) out.os = text(c, 'os');
-  if (text(c, 'os.version')) out['os.version'] = text(c, 'os.version');
+  if (goStringField(c, 'os')) out.os = goStringField(c, 'os');
+  if (goStringField(c, 'os.version')) out['os.version'] = goStringField(c, 'os.version');
   const features = strings(goField(c, 'os.features'));
   if (features.length > 0) out['os.features'] = features;
   return out;
@@ -125,12 +121,12 @@ export function ocImageConfig(config: ImageConfig, size: number): Obj {
  */
 export function ocReleaseMetadata(md: { kind?: unknown; version?: unknown; previous?: unknown; next?: unknown; metadata?: unknown }): Obj {
   const m = md as Obj;
-  const out: Obj = { kind: text(m, 'kind'), version: text(m, 'version') };
+  const out: Obj = { kind: goStringField(m, 'kind'), version: goStringField(m, 'version') };
   const previous = goField(m, 'previous');
   out.previous = Array.isArray(previous) ? strings(previous) : null;
   const next = strings(goField(m, 'next'));
   if (next.length > 0) out.next = next;
   const meta = goField(m, 'metadata');
-  if (isObj(meta) && Object.keys(meta).length > 0) out.metadata = goMapOrder(meta);
+  if (isJsonObject(meta) && Object.keys(meta).length > 0) out.metadata = goMapOrder(meta);
   return out;
 }
