@@ -21,28 +21,26 @@ function normalize(v: string, flag: string): string {
   );
 }
 
+/** A repeatable, comma-separated version flag's values: normalised, without duplicates, sorted as strings. */
+function versionList(values: string[] | undefined, flag: string): string[] {
+  return [
+    ...new Set(
+      (values ?? [])
+        .flatMap((p) => p.split(','))
+        .filter(Boolean)
+        .map((p) => normalize(p, flag)),
+    ),
+  ].sort();
+}
+
 /** Build release-metadata: semver-normalised version, previous/next sorted as strings, metadata a JSON object. */
 export function releaseMetadata(opts: { name: string; previous?: string[]; next?: string[]; metadataJson?: string }): ReleaseMetadata {
   const md: ReleaseMetadata = {
     kind: 'cincinnati-metadata-v0',
     version: normalize(opts.name, '--name'),
-    previous: [
-      ...new Set(
-        (opts.previous ?? [])
-          .flatMap((p) => p.split(','))
-          .filter(Boolean)
-          .map((p) => normalize(p, '--previous')),
-      ),
-    ].sort(),
+    previous: versionList(opts.previous, '--previous'),
   };
-  const next = [
-    ...new Set(
-      (opts.next ?? [])
-        .flatMap((p) => p.split(','))
-        .filter(Boolean)
-        .map((p) => normalize(p, '--next')),
-    ),
-  ].sort();
+  const next = versionList(opts.next, '--next');
   if (next.length) md.next = next;
   if (opts.metadataJson !== undefined && opts.metadataJson !== '') {
     let parsed: unknown;
