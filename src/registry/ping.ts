@@ -49,14 +49,18 @@ export async function ping(opts: PingOptions): Promise<Pinged> {
   }
 }
 
+/** One `GET /v2/`, its body read and dropped (only the status and headers matter). */
+async function sendPing(url: string, opts: PingOptions, signal?: AbortSignal): Promise<Response> {
+  const res = await opts.client.send(url, { maxRedirects: 3, what: `registry ${opts.registry}`, ...(signal ? { signal } : {}) });
+  await res.body.dump().catch(() => undefined);
+  return res;
+}
+
 /** One plain http ping started now: its answer (body read), or its failure, kept for later. */
 function earlyAttempt(url: string, opts: PingOptions): { result: Promise<() => Promise<Response>>; abort(): void } {
   const ctl = new AbortController();
-  const result = opts.client.send(url, { maxRedirects: 3, what: `registry ${opts.registry}`, signal: ctl.signal }).then(
-    async (res) => {
-      await res.body.dump().catch(() => undefined);
-      return () => Promise.resolve(res);
-    },
+  const result = sendPing(url, opts, ctl.signal).then(
+    (res) => () => Promise.resolve(res),
     (err: unknown) => () => Promise.reject(err),
   );
   return { result, abort: () => ctl.abort() };
@@ -73,12 +77,7 @@ async function pingSchemes(schemes: string[], opts: PingOptions, early: Promise<
     const attempt = async () => {
       const started = first;
       first = undefined;
-      const res = started
-        ? await (await started)()
-        : await opts.client.send(url, { maxRedirects: 3, what: `registry ${opts.registry}` }).then(async (r) => {
-            await r.body.dump().catch(() => undefined);
-            return r;
-          });
+      const res = started ? await (await started)() : await sendPing(url, opts);
       if (isRetryableStatus(res.status)) throw retryableOr(res, `registry ${opts.registry} ping ${url} answered ${statusText(res.status)}`);
       return res;
     };
