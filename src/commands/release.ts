@@ -116,12 +116,13 @@ function infoCommand(): Command {
         return;
       }
       if (format === 'json') {
-        outRaw(view.renderJson(info));
+        outRaw((await import('../output/release-json.js')).renderJson(info));
         return;
       }
       if (typeof format === 'object') {
         const { printTemplate } = await import('../output/output-format.js');
-        const r = await printTemplate(format, view.toJson(info), { allowMissingKeys: o.allowMissingTemplateKeys });
+        const { toJson } = await import('../output/release-json.js');
+        const r = await printTemplate(format, toJson(info), { allowMissingKeys: o.allowMissingTemplateKeys });
         outRaw(r.out);
         if (r.error !== undefined) throw new OsimageError(r.error);
         return;

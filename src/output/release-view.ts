@@ -8,9 +8,6 @@ import { dockerImage } from '../oci/image-stream.js';
 import { ANNOTATION_COMMIT, ANNOTATION_SOURCE_LOCATION, sortSemver, streamVersionList, versionLabel } from '../release/references.js';
 import { escapeControls } from './escape.js';
 import { goPrint } from './go-fmt.js';
-import { goJson } from '../go-json.js';
-import { ocImageStream } from '../oci/image-stream-oc.js';
-import { ocImageConfig, ocReleaseMetadata } from '../release/oc-json.js';
 
 /**
  * Go text/tabwriter with minwidth 0, padding 1, pad char ' ', no flags. Cells come from the image (tags,
@@ -126,71 +123,6 @@ export function renderInfo(r: ReleaseInfo, view: ImagesView = 'digest'): string 
   if (r.warnings.length > 0) t += tabwrite(`\nWarnings:\n${r.warnings.map((w) => `* ${w}\n`).join('')}`);
   t += '\n';
   return tabwrite(t);
-}
-
-type DisplayVersion = { Version: string; DisplayName: string };
-
-/** The documented `release info -o json` object. */
-export interface ReleaseInfoJson {
-  image: string;
-  name: string;
-  digest: string;
-  contentDigest: string;
-  listDigest: string;
-  pullFrom: string;
-  platform: string;
-  /** As oc's DockerImageConfig holds it, with oc's `size` (the sum of the layer sizes). */
-  config: unknown;
-  /** As oc's CincinnatiMetadata holds it. */
-  metadata: unknown;
-  /** As oc's ImageStream type holds it (tags sorted by name). */
-  references: unknown;
-  versions: Record<string, string> | null;
-  /** The default OS stream's versions (all of them with one stream), as oc writes them; null when none. */
-  displayVersions: Record<string, DisplayVersion> | null;
-  /** The other OS streams' versions, `{"rhel-10": {"machine-os": {Version, DisplayName}}}`; `{}` with one stream. */
-  streamDisplayVersions: Record<string, Record<string, DisplayVersion>>;
-  manifests: string[];
-  metadataFiles: string[];
-  images: null;
-  warnings: string[] | null;
-}
-
-export function toJson(r: ReleaseInfo): ReleaseInfoJson {
-  const versions: Record<string, string> = {};
-  const displayVersions: ReleaseInfoJson['displayVersions'] = {};
-  for (const [k, v] of [...r.componentVersions].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    versions[k] = v.version;
-    displayVersions[k] = { Version: v.version, DisplayName: v.displayName };
-  }
-  const streamDisplayVersions: ReleaseInfoJson['streamDisplayVersions'] = {};
-  for (const [stream, vs] of r.streamVersions) {
-    streamDisplayVersions[stream] = Object.fromEntries([...vs].map(([k, v]) => [k, { Version: v.version, DisplayName: v.displayName }]));
-  }
-  return {
-    image: r.image,
-    name: r.metadata ? r.metadata.version : (r.references.metadata.name ?? ''),
-    digest: r.digest,
-    contentDigest: r.digest,
-    listDigest: r.listDigest ?? '',
-    pullFrom: r.pullFrom,
-    platform: r.platform,
-    config: ocImageConfig(r.config, r.size),
-    metadata: r.metadata ? ocReleaseMetadata(r.metadata) : null,
-    references: ocImageStream(r.references),
-    versions: Object.keys(versions).length > 0 ? versions : null,
-    displayVersions: Object.keys(displayVersions).length > 0 ? displayVersions : null,
-    streamDisplayVersions,
-    manifests: r.manifests,
-    metadataFiles: r.metadataFiles,
-    images: null,
-    warnings: r.warnings.length > 0 ? r.warnings : null,
-  };
-}
-
-/** `-o json`: the object as oc's json.MarshalIndent writes it (Go's escaping; see src/go-json.ts). */
-export function renderJson(r: ReleaseInfo): string {
-  return `${goJson(toJson(r))}\n`;
 }
 
 /** `-o name|pullspec|digest`: one value a line; digest-less pullspecs become errors for stderr. */
