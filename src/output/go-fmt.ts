@@ -11,26 +11,14 @@ import {
   formatGoFloat,
   gLayout,
   goExpSuffix,
+  goKind,
   goQuote,
   goTypeName,
-  isGoInt,
   sortedKeys,
 } from './go-value.js';
 
 /** The go-template printer's numbers: whole numbers are int64. */
 const TEMPLATE: GoPrintOptions = { ints: true };
-
-type Kind = 'nil' | 'bool' | 'int' | 'float' | 'string' | 'slice' | 'map';
-
-function kindOf(v: unknown, o: GoPrintOptions): Kind {
-  if (v === null || v === undefined) return 'nil';
-  if (v instanceof GoInt) return 'int';
-  if (v instanceof GoFloat) return 'float';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'number') return o.ints && isGoInt(v) ? 'int' : 'float';
-  if (typeof v === 'string') return 'string';
-  return Array.isArray(v) ? 'slice' : 'map';
-}
 
 const intValue = (v: unknown): bigint => (v instanceof GoInt ? BigInt(v.value) : BigInt(v as number));
 
@@ -214,7 +202,7 @@ function formatString(s: string, verb: string, spec: Spec): string {
 
 /** One argument formatted with one verb, as fmt's printArg / printValue do. */
 function formatValue(v: unknown, verb: string, spec: Spec, o: GoPrintOptions = TEMPLATE): string {
-  switch (kindOf(v, o)) {
+  switch (goKind(v, o)) {
     case 'nil':
       return verb === 'v' ? pad('<nil>', spec) : badVerb(verb, v);
     case 'bool':

@@ -64,16 +64,32 @@ export class GoFloat {
   constructor(readonly value: number) {}
 }
 
-/** The Go type name fmt and reflect print for a decoded JSON value. */
-export function goTypeName(v: unknown, o: GoPrintOptions = {}): string {
-  if (v === null || v === undefined) return 'interface {}';
+export type GoKind = 'nil' | 'bool' | 'int' | 'float' | 'string' | 'slice' | 'map';
+
+/** The kind of Go value a decoded JSON value (or a template constant) is. */
+export function goKind(v: unknown, o: GoPrintOptions = {}): GoKind {
+  if (v === null || v === undefined) return 'nil';
   if (v instanceof GoInt) return 'int';
-  if (v instanceof GoFloat) return 'float64';
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'number') return o.ints && isGoInt(v) ? 'int64' : 'float64';
+  if (v instanceof GoFloat) return 'float';
   if (typeof v === 'boolean') return 'bool';
-  if (Array.isArray(v)) return '[]interface {}';
-  return 'map[string]interface {}';
+  if (typeof v === 'number') return o.ints && isGoInt(v) ? 'int' : 'float';
+  if (typeof v === 'string') return 'string';
+  return Array.isArray(v) ? 'slice' : 'map';
+}
+
+const TYPE_NAMES: Record<GoKind, string> = {
+  nil: 'interface {}',
+  bool: 'bool',
+  int: 'int64',
+  float: 'float64',
+  string: 'string',
+  slice: '[]interface {}',
+  map: 'map[string]interface {}',
+};
+
+/** The Go type name fmt and reflect print for a decoded JSON value (a template's int constant is an `int`). */
+export function goTypeName(v: unknown, o: GoPrintOptions = {}): string {
+  return v instanceof GoInt ? 'int' : TYPE_NAMES[goKind(v, o)];
 }
 
 const isPrint = (c: string) => c === ' ' || !/[\p{C}\p{Z}]/u.test(c);
