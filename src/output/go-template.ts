@@ -7,7 +7,7 @@
  */
 import { goPrint, sprint, sprintf, sprintln } from './go-fmt.js';
 import { type Arg, type Cmd, type ControlNode, type Pipe, type TemplateNode, argString, parseGoTemplate } from './go-template-parse.js';
-import { GoFloat, GoInt, goTypeName, isGoInt, sortedKeys } from './go-value.js';
+import { GoFloat, GoInt, goTypeName, isGoInt, isGoMap, sortedKeys } from './go-value.js';
 
 export { GoTemplateSyntaxError, parseGoTemplate } from './go-template-parse.js';
 
@@ -24,8 +24,6 @@ class Break {}
 class Continue {}
 class Fail extends Error {}
 
-const isMap = (v: Value): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof GoInt) && !(v instanceof GoFloat);
 const fail = (message: string): never => {
   throw new Fail(message);
 };
@@ -66,7 +64,7 @@ function eq(a: Value, ...rest: Value[]): boolean {
       continue;
     }
     if (k1 === 'invalid') {
-      if (isMap(b) || Array.isArray(b)) fail('invalid type for comparison');
+      if (isGoMap(b) || Array.isArray(b)) fail('invalid type for comparison');
       return true;
     }
     if (num(a) === num(b)) return true;
@@ -89,7 +87,7 @@ function length(v: Value): GoInt {
   if (v === null || v === undefined) return fail('len of nil pointer');
   if (typeof v === 'string') return new GoInt(Buffer.byteLength(v));
   if (Array.isArray(v)) return new GoInt(v.length);
-  if (isMap(v)) return new GoInt(Object.keys(v).length);
+  if (isGoMap(v)) return new GoInt(Object.keys(v).length);
   return fail(`len of type ${goTypeName(v, INTS)}`);
 }
 
@@ -107,7 +105,7 @@ function index(item: Value, ...indexes: Value[]): Value {
       const len = typeof item === 'string' ? Buffer.byteLength(item) : item.length;
       if (x < 0 || x >= len) fail(`index out of range: ${x}`);
       item = typeof item === 'string' ? new GoInt(Buffer.from(item)[x]!) : item[x];
-    } else if (isMap(item)) {
+    } else if (isGoMap(item)) {
       if (ix === undefined) fail('value is nil; should be of type string');
       if (typeof ix !== 'string') fail(`value has type ${goTypeName(ix, INTS)}; should be string`);
       item = Object.hasOwn(item, ix as string) ? item[ix as string] : null;
@@ -127,7 +125,7 @@ function exists(item: Value, ...indexes: Value[]): boolean {
       const len = typeof v === 'string' ? Buffer.byteLength(v) : v.length;
       if (x < 0 || x >= len) return false;
       v = typeof v === 'string' ? new GoInt(Buffer.from(v)[x]!) : v[x];
-    } else if (isMap(v)) {
+    } else if (isGoMap(v)) {
       if (typeof ix !== 'string') return false;
       v = Object.hasOwn(v, ix) ? v[ix] : null;
     } else return false;
@@ -302,7 +300,7 @@ class State {
       };
       let entries: [Value, Value][] = [];
       if (Array.isArray(val)) entries = val.map((e, i) => [new GoInt(i), e]);
-      else if (isMap(val)) entries = sortedKeys(val).map((k) => [k, val[k]]);
+      else if (isGoMap(val)) entries = sortedKeys(val).map((k) => [k, val[k]]);
       else if (val !== undefined) throw this.error(`range can't iterate over ${goPrint(val, INTS)}`);
       for (const [k, e] of entries) one(k, e);
       if (entries.length === 0 && node.elseList) this.walkList(dot, node.elseList);
@@ -399,7 +397,7 @@ class State {
       return undefined;
     }
     if (receiver === null) throw this.error(`nil pointer evaluating interface {}.${name}`);
-    if (isMap(receiver)) {
+    if (isGoMap(receiver)) {
       if (hasArgs) throw this.error(`${name} is not a method but has arguments`);
       if (Object.hasOwn(receiver, name)) return receiver[name];
       if (this.missingKeyError) throw this.error(`map has no entry for key ${JSON.stringify(name)}`);

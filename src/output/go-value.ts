@@ -64,6 +64,10 @@ export class GoFloat {
   constructor(readonly value: number) {}
 }
 
+/** A decoded JSON object (Go's map[string]interface {}): not null, a list, nor a boxed template number. */
+export const isGoMap = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof GoInt) && !(v instanceof GoFloat);
+
 export type GoKind = 'nil' | 'bool' | 'int' | 'float' | 'string' | 'slice' | 'map';
 
 /** The kind of Go value a decoded JSON value (or a template constant) is. */

@@ -8,7 +8,7 @@
  */
 import { goPrint } from './go-fmt.js';
 import { goJson, goMapOrder } from '../go-json.js';
-import { GoInt, goTypeName } from './go-value.js';
+import { GoInt, goTypeName, isGoMap } from './go-value.js';
 import { type JsonPathNode, type ListNode, parseJsonPath, type SliceParam as P } from './jsonpath-parse.js';
 
 export { JsonPathSyntaxError, parseJsonPath } from './jsonpath-parse.js';
@@ -23,12 +23,11 @@ const fail = (message: string): never => {
 /** A value as the Go code sees it: decoded JSON, a GoInt, or `undefined` for Go's invalid reflect.Value. */
 type Value = unknown;
 
-const isMap = (v: Value): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof GoInt);
 const isNil = (v: Value) => v === null || v === undefined;
 
 /** The children Go's reflection walks for `*` and `..`: map values, array elements, a string's bytes. */
 function children(v: Value): Value[] {
-  if (isMap(v)) return Object.values(v);
+  if (isGoMap(v)) return Object.values(v);
   if (Array.isArray(v)) return v;
   if (typeof v === 'string') return [...Buffer.from(v, 'utf8')].map((b) => new GoInt(b));
   return [];
@@ -169,7 +168,7 @@ class Executor {
 
   private evalField(input: Value[], name: string): Value[] {
     const results: Value[] = [];
-    for (const v of input) if (isMap(v) && Object.hasOwn(v, name)) results.push(v[name]);
+    for (const v of input) if (isGoMap(v) && Object.hasOwn(v, name)) results.push(v[name]);
     if (results.length === 0 && input.length > 0 && !this.allowMissingKeys) fail(`${name} is not found`);
     return results;
   }
@@ -244,7 +243,7 @@ function printResults(results: Value[], asJson: boolean): string {
   if (asJson) return `${goJson(goMapOrder(results.map((r) => (r instanceof GoInt ? r.value : r))), '    ')}\n`;
   return results
     .map((r) => {
-      if (Array.isArray(r) || isMap(r)) return goJson(goMapOrder(r), null);
+      if (Array.isArray(r) || isGoMap(r)) return goJson(goMapOrder(r), null);
       return r === undefined ? '<no value>' : goPrint(r);
     })
     .join(' ');
