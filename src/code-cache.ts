@@ -19,6 +19,8 @@ import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from '
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
+// The same folder rule as the digest cache's (src/cache/settings.ts); a module that imports node:path only.
+import { userCacheDir } from './cache/user-dir.js';
 
 interface Entry {
   file: string;
@@ -85,9 +87,8 @@ function defaultCacheDirs(dir: string): string[] {
   Object.defineProperty(dirs, 1, {
     enumerable: true,
     get() {
-      const xdg = process.env.XDG_CACHE_HOME;
-      const os = process.getBuiltinModule('node:os') as typeof import('node:os');
-      return join(xdg?.startsWith('/') ? xdg : join(os.homedir(), '.cache'), 'osimage', 'code-cache');
+      const home = () => (process.getBuiltinModule('node:os') as typeof import('node:os')).homedir();
+      return join(userCacheDir(process.env, home), 'code-cache');
     },
   });
   return dirs;
