@@ -15,10 +15,23 @@
  * needed (the launcher passes its own `require`; the home folder is asked for only when the bundle's own code-cache
  * folder has no entry).
  */
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
+// The same folder rule as the digest cache's (src/cache/settings.ts); a module that imports node:path only.
+import { userCacheDir } from './cache/user-dir.js';
 
 interface Entry {
   file: string;
@@ -85,9 +98,8 @@ function defaultCacheDirs(dir: string): string[] {
   Object.defineProperty(dirs, 1, {
     enumerable: true,
     get() {
-      const xdg = process.env.XDG_CACHE_HOME;
-      const os = process.getBuiltinModule('node:os') as typeof import('node:os');
-      return join(xdg?.startsWith('/') ? xdg : join(os.homedir(), '.cache'), 'osimage', 'code-cache');
+      const home = () => (process.getBuiltinModule('node:os') as typeof import('node:os')).homedir();
+      return join(userCacheDir(process.env, home), 'code-cache');
     },
   });
   return dirs;
@@ -120,11 +132,8 @@ export function loadBundle(opts: BundleOptions): Bundle {
   function readCache(e: Entry, shared: boolean): Buffer | undefined {
     if (noCache) return undefined;
     for (const d of cacheDirs) {
-      try {
-        return readFileSync(join(d, key(e, shared)));
-      } catch {
-        // not there: the next folder, else none
-      }
+      const data = readEntry(join(d, key(e, shared)));
+      if (data) return data;
     }
     return undefined;
   }
@@ -224,13 +233,42 @@ export function loadBundle(opts: BundleOptions): Bundle {
   };
 }
 
+/** Larger than any code cache the bundle makes (a few MiB): a bigger file is not read. */
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A cache entry's bytes, or undefined when there is none to use: only a regular file of at most MAX_ENTRY_BYTES,
+ * never through a symlink (a link to /dev/zero or a huge file would hang or exhaust the run), and a FIFO does not
+ * block the open (O_NONBLOCK). Such a file counts as missing: the entry written later renames over it.
+ */
+function readEntry(path: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined; // not there (or a symlink): the next folder, else none
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_ENTRY_BYTES) return undefined;
+    const data = Buffer.allocUnsafe(st.size);
+    let n = 0;
+    for (let r = 1; n < data.length && r > 0; n += r) r = readSync(fd, data, n, data.length - n, null);
+    return data.subarray(0, n);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Write `data` as `name` in the first folder that takes it: a temp file, then a rename. */
 function writeCache(dirs: string[], name: string, data: Buffer): void {
   for (const d of dirs) {
     const tmp = join(d, `.${name}.${process.pid}.tmp`);
     try {
       mkdirSync(d, { recursive: true });
-      writeFileSync(tmp, data, { mode: 0o644 });
+      writeFileSync(tmp, data, { mode: 0o644, flag: 'wx' }); // never through a file or link already there
       renameSync(tmp, join(d, name));
       return;
     } catch {

@@ -4,10 +4,11 @@
  * `$OSIMAGE_CACHE_MAX_SIZE`, else 512 MiB. `--no-cache` or `OSIMAGE_NO_CACHE` turn it off.
  */
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { env, io } from '../context.js';
 import { UsageError } from '../errors.js';
 import { CacheStore, DEFAULT_MAX_BYTES } from './store.js';
+import { userCacheDir } from './user-dir.js';
 
 const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
 
@@ -25,10 +26,7 @@ export function parseSize(text: string, what = 'size'): number {
 export function cacheDir(flag?: string, vars: NodeJS.ProcessEnv = env()): string {
   const chosen = flag || vars.OSIMAGE_CACHE_DIR;
   if (chosen) return resolve(io().cwd, chosen);
-  // The XDG spec: a relative XDG_CACHE_HOME is invalid and ignored.
-  const xdg = vars.XDG_CACHE_HOME;
-  if (xdg && isAbsolute(xdg)) return join(xdg, 'osimage');
-  return join(vars.HOME || homedir(), '.cache', 'osimage');
+  return userCacheDir(vars, homedir);
 }
 
 /** The size bound: `--max-size`, else `$OSIMAGE_CACHE_MAX_SIZE`, else 512 MiB. */

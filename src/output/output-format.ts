@@ -34,11 +34,32 @@ function splitTemplate(value: string, formats: readonly string[], templateFlag: 
   return f ? [f, value.slice(f.length + 1)] : [value, ''];
 }
 
+/** A template file is a few lines; a bigger one (`/dev/zero`, a wrong path) is refused rather than read into memory. */
+export const MAX_TEMPLATE_BYTES = 1024 * 1024;
+
 async function readTemplateFile(file: string): Promise<string> {
-  const { readFile } = await import('node:fs/promises');
+  const { open } = await import('node:fs/promises');
   try {
-    return await readFile(file, 'utf8');
+    // Read as a stream of chunks (a FIFO such as `<(echo …)` works as in oc), stopping past the bound.
+    const handle = await open(file, 'r');
+    try {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for (;;) {
+        const { bytesRead, buffer } = await handle.read(Buffer.alloc(64 * 1024), 0, 64 * 1024, null);
+        if (bytesRead === 0) break;
+        size += bytesRead;
+        if (size > MAX_TEMPLATE_BYTES) {
+          throw new UsageError(`error reading --template ${file}, larger than ${MAX_TEMPLATE_BYTES / (1024 * 1024)} MiB: not a template`);
+        }
+        chunks.push(buffer.subarray(0, bytesRead));
+      }
+      return Buffer.concat(chunks).toString('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     const why =
       code === 'ENOENT'

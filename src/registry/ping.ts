@@ -41,43 +41,35 @@ export async function ping(opts: PingOptions): Promise<Pinged> {
   // query by tag waited for the TLS attempt first). The outcome is the sequential one: an https answer always
   // wins (the http ping is then aborted and ignored), and the http ping only stands in for the first http
   // attempt, which runs (with its retries) as before when https could not connect.
-  const early = opts.insecure ? earlyAttempt(`http://${opts.apiHost}/v2/`, opts) : undefined;
+  const ctl = new AbortController();
+  const early = opts.insecure ? sendPing(`http://${opts.apiHost}/v2/`, opts, ctl.signal) : undefined;
+  early?.catch(() => undefined); // its failure is read only if the http attempt comes
   try {
-    return await pingSchemes(schemes, opts, early?.result);
+    return await pingSchemes(schemes, opts, early);
   } finally {
-    early?.abort();
+    ctl.abort();
   }
 }
 
-/** One `GET /v2/`, its body read and dropped (only the status and headers matter). */
+/** One `GET /v2/`, its body read. */
 async function sendPing(url: string, opts: PingOptions, signal?: AbortSignal): Promise<Response> {
   const res = await opts.client.send(url, { maxRedirects: 3, what: `registry ${opts.registry}`, ...(signal ? { signal } : {}) });
   await res.body.dump().catch(() => undefined);
   return res;
 }
 
-/** One plain http ping started now: its answer (body read), or its failure, kept for later. */
-function earlyAttempt(url: string, opts: PingOptions): { result: Promise<() => Promise<Response>>; abort(): void } {
-  const ctl = new AbortController();
-  const result = sendPing(url, opts, ctl.signal).then(
-    (res) => () => Promise.resolve(res),
-    (err: unknown) => () => Promise.reject(err),
-  );
-  return { result, abort: () => ctl.abort() };
-}
-
-async function pingSchemes(schemes: string[], opts: PingOptions, early: Promise<() => Promise<Response>> | undefined): Promise<Pinged> {
+async function pingSchemes(schemes: string[], opts: PingOptions, early: Promise<Response> | undefined): Promise<Pinged> {
   let lastErr: FetchError | undefined;
   for (const [i, scheme] of schemes.entries()) {
     const base = `${scheme}://${opts.apiHost}`;
     const url = `${base}/v2/`;
     const fallback = i < schemes.length - 1;
-    // The http ping's first attempt may already be under way (earlyAttempt); later attempts are sent here.
+    // The http ping's first attempt may already be under way (sent by ping()); later attempts are sent here.
     let first = scheme === 'http' ? early : undefined;
     const attempt = async () => {
       const started = first;
       first = undefined;
-      const res = started ? await (await started)() : await sendPing(url, opts);
+      const res = await (started ?? sendPing(url, opts));
       if (isRetryableStatus(res.status)) throw retryableOr(res, `registry ${opts.registry} ping ${url} answered ${statusText(res.status)}`);
       return res;
     };

@@ -3,9 +3,10 @@
  * script's hash, and never a failure: a damaged entry is rejected by V8, the script still runs and the entry is
  * written again; a folder that cannot be written is skipped. Runs on a small stand-in for dist/bundle/.
  */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -171,6 +172,19 @@ exports.__commands = {
     expect(await run(['ann', 'shout'])).toEqual({ out: 'ann!! cli.cjs', use: { cli: 'used', commands: 'used', loud: 'used' } });
     // cli, commands for greet and for shout, loud (for shout).
     expect(await readdir(caches[0]!)).toHaveLength(4);
+  });
+
+  test('an entry that is a symlink or not a regular file is not read (a link to /dev/zero, a FIFO): it is written anew', async () => {
+    await run(['bob']);
+    const [cliEntry, commandsEntry] = (await readdir(caches[0]!)).sort((a, b) => a.length - b.length);
+    // A symlink to a valid entry is still not followed; a FIFO would block a plain open.
+    await rename(join(caches[0]!, cliEntry!), join(dir, 'elsewhere.bin'));
+    await symlink(join(dir, 'elsewhere.bin'), join(caches[0]!, cliEntry!));
+    await rm(join(caches[0]!, commandsEntry!));
+    execFileSync('mkfifo', [join(caches[0]!, commandsEntry!)]);
+    expect(await run(['bob'])).toEqual({ out: 'HELLO BOB cli.cjs', use: { cli: 'missing', commands: 'missing' } });
+    for (const name of [cliEntry!, commandsEntry!]) expect((await lstat(join(caches[0]!, name))).isFile()).toBe(true);
+    expect(await run(['bob'])).toEqual({ out: 'HELLO BOB cli.cjs', use: { cli: 'used', commands: 'used' } });
   });
 
   test('noCache reads and writes nothing', async () => {

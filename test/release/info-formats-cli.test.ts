@@ -141,6 +141,8 @@ describe("errors in oc's words", () => {
     [['-o', 'go-template={{.a'], 'error parsing template {{.a, template: output:1: unclosed action'],
     // oc … -o jsonpath-file=/nonexistent
     [['-o', 'jsonpath-file=/nonexistent/t'], 'error reading --template /nonexistent/t, open /nonexistent/t: no such file or directory'],
+    // Not oc's (oc reads /dev/zero until memory runs out): a template file is bounded to 1 MiB.
+    [['-o', 'jsonpath-file=/dev/zero'], 'error reading --template /dev/zero, larger than 1 MiB: not a template'],
     // oc … -o 'jsonpath={.x}' --template '{.y}'
     [
       ['-o', 'jsonpath={.x}', '--template', '{.y}'],
@@ -152,6 +154,16 @@ describe("errors in oc's words", () => {
     // A registry that is not there: the error must come before any request.
     const r = await osimage(['release', 'info', '--insecure', '127.0.0.1:1/ocp/release:4.13.1', ...args]);
     expect(r).toMatchObject({ stdout: '', stderr: `error: ${message}`, exitCode: 2 });
+  });
+
+  test('a template file may be a pipe (process substitution), read to its end', async () => {
+    const { spawn } = await import('node:child_process');
+    const fifo = join(dir, 'template.fifo');
+    await new Promise<void>((done, fail) => spawn('mkfifo', [fifo]).on('exit', (c) => (c === 0 ? done() : fail(new Error(`mkfifo ${c}`)))));
+    const writer = writeFile(fifo, '{.displayVersions.machine-os.Version}');
+    const r = await info('-o', `jsonpath-file=${fifo}`);
+    await writer;
+    expect(r).toMatchObject({ stdout: '413.92.202305231734-0', exitCode: 0 });
   });
 
   test('a template that fails on the data exits 1 with oc’s first line', async () => {
