@@ -1,13 +1,15 @@
 import { Command } from 'commander';
 import { setExitCode } from '../context.js';
-import { checkConflicts, type FlagRule } from './conflicts.js';
+import { UsageError } from '../errors.js';
+import { checkConflicts, flagName, type FlagRule } from './conflicts.js';
 import { readImages } from './open-image.js';
-import { examples } from './options.js';
+import { addSettingsOptions, examples, type SettingsOptionValues } from './options.js';
 import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
 
-interface NewOptions extends RegistryOptionValues {
+export interface NewOptions extends RegistryOptionValues, SettingsOptionValues {
   fromDir?: string;
-  name: string;
+  fromRelease?: string;
+  name?: string;
   previous: string[];
   next: string[];
   metadata?: string;
@@ -20,26 +22,72 @@ interface NewOptions extends RegistryOptionValues {
   allowMissingImages?: boolean;
   skipManifestCheck?: boolean;
   created?: string;
+  exclude: string[];
+  toImageBaseTag?: string;
+  keepManifestList?: boolean;
+  output?: string;
+  referenceMode?: string;
+  dryRun?: boolean;
+  fullRebuild?: boolean;
+  os?: boolean;
+  osImage?: string;
+  extensionsImage?: string;
+  legacyOsImage?: string;
+  osStream?: string;
+  nodeImage?: boolean;
+  buildId?: string;
+  manifestList?: boolean;
+  allowTag?: boolean;
+  pins?: string;
 }
 
 const collect = (v: string, acc: string[]) => [...acc, v];
 
 const NEW_CONFLICTS: FlagRule[] = [
-  { rule: 'exactly-one', flags: ['toImage', 'toFile', 'toDir'], message: 'give exactly one of --to-image, --to-file and --to-dir' },
+  { rule: 'at-most-one', flags: ['fromDir', 'fromRelease'], message: 'only one of --from-release or --from-dir may be specified' },
+  { rule: 'at-most-one', flags: ['toImage', 'toFile', 'toDir'], message: 'give exactly one of --to-image, --to-file and --to-dir' },
 ];
 
+/** Flags of --from-release only (the others are shared with --from-dir). */
+export const FROM_RELEASE_ONLY = [
+  'exclude',
+  'toImageBaseTag',
+  'keepManifestList',
+  'output',
+  'referenceMode',
+  'dryRun',
+  'fullRebuild',
+  'os',
+  'osImage',
+  'extensionsImage',
+  'legacyOsImage',
+  'osStream',
+  'nodeImage',
+  'buildId',
+  'manifestList',
+  'allowTag',
+  'pins',
+  'baseUrl',
+  'channel',
+  'build',
+  'arch',
+] as const;
+
 export function newCommand(): Command {
-  return addRegistryOptions(new Command('new'))
+  const cmd = addRegistryOptions(new Command('new'))
     .description(
-      'Assemble a release payload from a folder of operator manifests and input images, as `oc adm release new --from-dir` does,\n' +
-        'and push it (--to-image), write it as an oci-archive (--to-file) or as flat manifests (--to-dir).',
+      'Assemble a release payload, as `oc adm release new` does: from a folder of operator manifests and input images\n' +
+        '(--from-dir), or from an existing release with some images replaced (--from-release; with an RHCOS build,\n' +
+        'every OS tag of the release is swapped to that build), and push it (--to-image), write it as an oci-archive\n' +
+        '(--to-file) or as flat manifests (--to-dir). With --from-release and no output, a dry run prints the digest.',
     )
     .argument('[mappings...]', 'TAG=PULLSPEC overrides of input images')
-    .requiredOption(
+    .option(
       '--from-dir <dir>',
       'DIR/image-references lists the input images; each DIR/<operator>/ holds its manifests and image-references',
     )
-    .requiredOption('--name <version>', 'the release version (semver), e.g. 4.99.0')
+    .option('--from-release <image>', 'start from this release image: its images, operators, name and metadata (oc --from-release)')
+    .option('--name <version>', "the release version (semver), e.g. 4.99.0 (default with --from-release: the input's)")
     .option('--previous <versions>', 'versions this release can upgrade from (repeatable, or comma-separated)', collect, [])
     .option('--next <version>', 'versions this release can upgrade to (repeatable, or comma-separated)', collect, [])
     .option('--metadata <json>', 'a JSON object stored as release-metadata "metadata"')
@@ -52,6 +100,35 @@ export function newCommand(): Command {
     .option('--to-image <image>', 'push the release image to this repository[:tag] (tag defaults to the version)')
     .option('--to-file <file>', 'write the release image as an oci-archive (tag: the version)')
     .option('--to-dir <dir>', 'write the payload manifests, flat, into this folder')
+    .option(
+      '--exclude <tag>',
+      '--from-release: leave this tag out (repeatable, or comma-separated; an unknown tag is ignored)',
+      collect,
+      [],
+    )
+    .option(
+      '--to-image-base-tag <tag>',
+      "--from-release: the input tag the release layer goes on when the release's base-image-digest names none (default cluster-version-operator)",
+    )
+    .option('--keep-manifest-list', '--from-release: read manifest lists as linux/amd64; without a base match, build on the input release')
+    .option('-o, --output <format>', '--from-release: json prints the resulting image-references and stops')
+    .option('--reference-mode <mode>', '--from-release: accepted and ignored, as oc ignores it there')
+    .option('--dry-run', '--from-release: build the image but push nothing; print its digest line')
+    .option(
+      '--full-rebuild',
+      "--from-release: read every operator image's manifests, as oc does, instead of keeping the release's files where they cannot change",
+    )
+    .option('--os', '--from-release: swap every OS tag to the RHCOS build the settings name (RHCOS_* env, or the flags below)')
+    .option('--os-image <pullspec>', '--from-release: the OS image (rhel-coreos, or machine-os-content before 4.12); implies --os')
+    .option('--extensions-image <pullspec>', '--from-release: the extensions image; implies --os')
+    .option('--legacy-os-image <pullspec>', "--from-release: machine-os-content of a 4.12-4.14 release (default: the build's oscontainer)")
+    .option('--os-stream <name>', "--from-release: swap this OS stream's tags (rhel-10: rhel-coreos-10, rhel-coreos-10-extensions)")
+    .option('--node-image', '--from-release: rhel-coreos is a node image (4.19+): --os-image and --extensions-image are required')
+    .option('--build-id <id>', '--from-release: the build id of the given images, for machine-os= in io.openshift.build.versions')
+    .option('--manifest-list', "--from-release: use the build's manifest list digests (multi-arch releases)")
+    .option('--allow-tag', '--from-release: accept OS pull specs by tag (a payload wants digests)')
+    .option('--pins <file>', '--from-release: swap to the build pinned in this release script (as verify --pins reads it)');
+  return addSettingsOptions(cmd)
     .addHelpText(
       'after',
       examples([
@@ -59,10 +136,25 @@ export function newCommand(): Command {
         'osimage release info oci-archive:release.tar:4.99.0',
         'osimage release new --from-dir payload --name 4.99.0 machine-os-content=quay.io/ocp/os@sha256:… \\\n      --to-image-base quay.io/ocp/cvo@sha256:… --to-image registry.example/ocp/release:4.99.0',
         'osimage release new --from-dir payload --name 4.99.0 --mapping-file overrides.txt --to-dir out/',
+        'osimage release new --from-release quay.io/ocp/release:4.16.3-x86_64 rhel-coreos=quay.io/x/os@sha256:… --to-image registry.example/ocp/release:4.16.3-os',
+        'osimage release new --from-release quay.io/ocp/release:4.16.3-x86_64 --base-url https://rhcos.example/prod/streams \\\n      --channel 4.16-9.4/builds --build 416.94.202406251923-0 --to-image registry.example/ocp/release:4.16.3-os',
+        'osimage release new --from-release oci-archive:hack/sample/components.oci-archive:4.16.3 --os --pins release.sh --to-file swapped.tar',
       ]),
     )
     .action(async (mappingArgs: string[], o: NewOptions) => {
       checkConflicts(o, NEW_CONFLICTS);
+      if (o.fromRelease !== undefined) {
+        const { runFromRelease } = await import('./release-new-from-release.js');
+        await runFromRelease(mappingArgs, o);
+        return;
+      }
+      const stray = FROM_RELEASE_ONLY.filter((k) => o[k] !== undefined && o[k] !== false && !(Array.isArray(o[k]) && o[k].length === 0));
+      if (stray.length > 0) throw new UsageError(`${stray.map(flagName).join(', ')} only apply with --from-release`);
+      const { fromDir, name } = o;
+      if (fromDir === undefined) throw new UsageError('must specify --from-dir or --from-release');
+      if (name === undefined) throw new UsageError("required option '--name <version>' not specified");
+      if (o.toImage === undefined && o.toFile === undefined && o.toDir === undefined)
+        throw new UsageError('give exactly one of --to-image, --to-file and --to-dir');
       const { createdTime } = await import('../release/new/created.js');
       const created = createdTime(o.created);
       const { parseMappings } = await import('../release/new/mappings.js');
@@ -78,19 +170,19 @@ export function newCommand(): Command {
       }
       const mappings = parseMappings(mappingArgs, mappingFile);
       const metadata = releaseMetadata({
-        name: o.name,
+        name,
         previous: o.previous,
         next: o.next,
         ...(o.metadata !== undefined ? { metadataJson: o.metadata } : {}),
       });
       if (o.toImage !== undefined) target.checkPushTarget(o.toImage);
 
-      info(`info: Using ${o.fromDir} as the input to the release`);
+      info(`info: Using ${fromDir} as the input to the release`);
       let payload;
       try {
         payload = await assemblePayload({
           onInfo: (line) => info(`info: ${line}`),
-          fromDir: o.fromDir!,
+          fromDir,
           metadata,
           mappings,
           created,

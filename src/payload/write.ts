@@ -128,7 +128,7 @@ async function theConfigMap(dir: string, configMapFile: string | undefined): Pro
 }
 
 /** The explicit value of a planned tag, from the flags. */
-function explicitValue(t: PlannedTag, o: PayloadWriteOptions): string | undefined {
+export function explicitValue(t: PlannedTag, o: PayloadWriteOptions): string | undefined {
   const os = o.osImage ?? o.pullspec;
   if (t.slot === 'extensions') return o.extensionsImage;
   if (t.slot === 'legacy') return o.legacyOsImage;
@@ -136,7 +136,7 @@ function explicitValue(t: PlannedTag, o: PayloadWriteOptions): string | undefine
 }
 
 /** Flags that have no tag to go to in this folder. */
-function checkFlags(o: PayloadWriteOptions, tags: PlannedTag[], generation: Generation, refsPath: string): void {
+export function checkFlags(o: PayloadWriteOptions, tags: PlannedTag[], generation: Generation, refsPath: string): void {
   const os = o.osImage ?? o.pullspec;
   const slots = new Set(tags.map((t) => t.slot));
   if (generation === 'legacy' && o.stream === undefined && os !== undefined && o.legacyOsImage !== undefined) {
@@ -174,7 +174,7 @@ const FLAG_OF: Record<ContainerKey, string> = {
   'extensions-container': '--extensions-image',
 };
 
-function buildValue(b: BuildSource, t: PlannedTag, generation: Generation): string {
+export function buildValue(b: BuildSource, t: PlannedTag, generation: Generation): string {
   const flag =
     t.slot === 'legacy' || (generation === 'mixed' && t.container === 'oscontainer') ? '--legacy-os-image' : FLAG_OF[t.container];
   const v = containerImageOf(b, t.container, { manifestList: b.manifestList ?? false });

@@ -9,7 +9,7 @@ import { IMAGE_REFERENCES, parseImageReferences, type ImageStream, type TagRefer
 import { ocImageStream } from '../../oci/image-stream-oc.js';
 import { goJson } from '../../go-json.js';
 import { ocReleaseMetadata } from '../oc-json.js';
-import { checkOperators, type Problem } from '../../payload/check.js';
+import { checkOperators, type OperatorReferences, type Problem } from '../../payload/check.js';
 import { isManifestFile, readOperatorDirs } from '../../payload/operator-dirs.js';
 import { RELEASE_METADATA } from '../info.js';
 import { checkManifest } from './check.js';
@@ -127,7 +127,7 @@ export function serializeReleaseMetadata(md: ReleaseMetadata): Buffer {
 }
 
 /** A failure while the payload's files are made, in oc's words (`unable to create a release: …`). */
-function creating(err: unknown): unknown {
+export function creating(err: unknown): unknown {
   if (err instanceof OsimageError && !(err instanceof MissingImagesError) && !err.message.startsWith(CREATE_PREFIX)) {
     return new OsimageError(`${CREATE_PREFIX}${err.message}`, { code: err.code, exitCode: err.exitCode, cause: err });
   }
@@ -159,7 +159,8 @@ export async function assemblePayload(opts: AssembleOptions): Promise<AssembledP
 
   let manifests: PayloadFile[];
   try {
-    manifests = await operatorFiles(opts, ops, { ...inputStream, spec: { ...inputStream.spec, tags: inputs } }, inputByName);
+    const sources = ops.map((op) => ({ ...op, read: (file: string) => readFile(join(opts.fromDir, op.operator, file)) }));
+    manifests = await buildOperatorFiles(opts, sources, { ...inputStream, spec: { ...inputStream.spec, tags: inputs } });
   } catch (err) {
     throw creating(err);
   }
@@ -177,14 +178,32 @@ export async function assemblePayload(opts: AssembleOptions): Promise<AssembledP
   };
 }
 
-/** The operators' files, checked and with images and versions substituted, named as in the payload. */
-async function operatorFiles(
-  opts: AssembleOptions,
-  ops: Awaited<ReturnType<typeof readOperatorDirs>>,
+/** An operator's manifests wherever they come from: a folder on disk, or an operator image's /manifests. */
+export interface OperatorSource extends OperatorReferences {
+  /** Regular files other than image-references, sorted by name. */
+  files: string[];
+  read(file: string): Promise<Buffer>;
+}
+
+export interface OperatorFileOptions {
+  metadata: ReleaseMetadata;
+  allowMissingImages?: boolean | undefined;
+  skipManifestCheck?: boolean | undefined;
+  onInfo?: ((line: string) => void) | undefined;
+}
+
+/**
+ * The operators' files, checked and with images and versions substituted, named as in the payload. `taken`
+ * carries the payload names used so far (image-references and release-metadata at least).
+ */
+export async function buildOperatorFiles(
+  opts: OperatorFileOptions,
+  ops: OperatorSource[],
   stream: ImageStream,
-  inputByName: Map<string, TagReference>,
+  taken: Set<string> = new Set([IMAGE_REFERENCES, RELEASE_METADATA]),
 ): Promise<PayloadFile[]> {
   const inputs = stream.spec.tags;
+  const inputByName = new Map(inputs.map((t) => [t.name, t]));
   const check = checkOperators(ops, stream);
   const fatal = check.problems.filter((p) => !(opts.allowMissingImages && p.kind === 'missing-tag'));
   if (fatal.length) throw new MissingImagesError(fatal);
@@ -196,7 +215,6 @@ async function operatorFiles(
 
   const version = manifestVersion(opts.metadata);
   const components = referencedVersions(inputs);
-  const taken = new Set<string>([IMAGE_REFERENCES, RELEASE_METADATA]);
   const manifests: PayloadFile[] = [];
   for (const op of ops) {
     const replacements = new Map<string, string>();
@@ -209,7 +227,7 @@ async function operatorFiles(
     }
     for (const file of op.files) {
       const label = `${op.operator}/${file}`;
-      const raw = await readFile(join(opts.fromDir, op.operator, file));
+      const raw = await op.read(file);
       let data = raw;
       const text = raw.toString('utf8');
       if (Buffer.from(text, 'utf8').equals(raw)) {

@@ -1,0 +1,196 @@
+/**
+ * `release new --from-release`: options into types, one core call (assembleFromRelease), then the output
+ * (-o json, --to-dir, --to-file, --to-image, or oc's dry run when none is given).
+ */
+import { env, setExitCode } from '../context.js';
+import { UsageError } from '../errors.js';
+import { checkConflicts, type FlagRule } from './conflicts.js';
+import { readImages } from './open-image.js';
+import { settingsFrom } from './options.js';
+import type { NewOptions } from './release-new.js';
+
+const OS_FLAGS = [
+  'os',
+  'osImage',
+  'extensionsImage',
+  'legacyOsImage',
+  'osStream',
+  'nodeImage',
+  'buildId',
+  'manifestList',
+  'pins',
+  'baseUrl',
+  'channel',
+  'build',
+  'arch',
+] as const;
+
+const FROM_RELEASE_CONFLICTS: FlagRule[] = [
+  { rule: 'excludes', flags: ['output', 'toImage', 'toFile', 'toDir'], message: '-o json prints the image-references and writes nothing' },
+  {
+    rule: 'excludes',
+    flags: ['pins', 'build', 'channel'],
+    message: '--pins reads the build and channel from FILE; --build and --channel cannot be used with it',
+  },
+  {
+    rule: 'excludes',
+    flags: ['osStream', 'legacyOsImage'],
+    message: "--os-stream swaps only that stream's layered tags: --legacy-os-image has no place there",
+  },
+  {
+    rule: 'excludes',
+    flags: ['nodeImage', 'legacyOsImage', 'manifestList'],
+    message: (f) => `--node-image takes the images from --os-image and --extensions-image: ${f.join(', ')} cannot go with it`,
+  },
+];
+
+const split = (values: string[]) => values.flatMap((v) => v.split(',')).filter(Boolean);
+
+export async function runFromRelease(mappingArgs: string[], o: NewOptions): Promise<void> {
+  checkConflicts(o, FROM_RELEASE_CONFLICTS);
+  const release = o.fromRelease!;
+  if (release === '') throw new UsageError('--from-release: the image is empty');
+  if (o.output !== undefined && o.output !== 'json')
+    throw new UsageError(`--output: only json is supported with --from-release, not ${JSON.stringify(o.output)}`);
+  const { parseMappings } = await import('../release/new/mappings.js');
+  const { releaseMetadata } = await import('../release/new/metadata.js');
+  const { createdTime } = await import('../release/new/created.js');
+  const target = await import('../release/new/target.js');
+  const term = await import('../output/terminal.js');
+
+  let mappingFile: { path: string; text: string } | undefined;
+  if (o.mappingFile !== undefined) {
+    const { readText } = await import('../files/read.js');
+    mappingFile = { path: o.mappingFile, text: await readText(o.mappingFile) };
+  }
+  const mappings = parseMappings(mappingArgs, mappingFile);
+  // Checked before any network, in oc's words.
+  if (o.name !== undefined) releaseMetadata({ name: o.name });
+  if (o.metadata !== undefined) releaseMetadata({ name: '0.0.1', metadataJson: o.metadata });
+  for (const v of [...o.previous, ...o.next]) releaseMetadata({ name: '0.0.1', previous: [v] });
+  if (o.toImage !== undefined) target.checkPushTarget(o.toImage);
+  const created = createdTime(o.created);
+
+  const wantsOs = OS_FLAGS.some((k) => o[k] !== undefined && o[k] !== false);
+  if (o.nodeImage && (o.osImage === undefined || o.extensionsImage === undefined)) {
+    throw new UsageError(
+      "--node-image needs --os-image and --extensions-image (the node image and its extensions): the release browser's build is the node image's base, not the node image",
+    );
+  }
+  const { requireOsImagePullspec } = await import('../payload/pullspec.js');
+  for (const [flag, v] of [
+    ['--os-image', o.osImage],
+    ['--extensions-image', o.extensionsImage],
+    ['--legacy-os-image', o.legacyOsImage],
+  ] as const) {
+    if (v === undefined) continue;
+    try {
+      requireOsImagePullspec(v, { allowTag: o.allowTag ?? false });
+    } catch (err) {
+      throw new UsageError(`${flag}: ${(err as Error).message}`);
+    }
+  }
+  if (o.osStream === '') throw new UsageError('--os-stream: the stream name is empty');
+
+  const build = async () => {
+    let settings;
+    if (o.pins !== undefined) {
+      const { settingsFromPinsFile } = await import('../verify/pins.js');
+      settings = (await settingsFromPinsFile(o.pins, { baseUrl: o.baseUrl, arch: o.arch, osStream: o.osStream })).settings;
+    } else {
+      settings = settingsFrom({ ...o, ...(o.osStream !== undefined ? { osStream: o.osStream } : {}) } as Parameters<
+        typeof settingsFrom
+      >[0]);
+    }
+    const { resolveBuild } = await import('../rhcos/resolve.js');
+    const resolved = await resolveBuild(settings);
+    resolved.warnings.forEach(term.warn);
+    return { build: resolved.build, meta: resolved.meta, metaUrl: resolved.metaUrl, manifestList: o.manifestList ?? false };
+  };
+
+  const { assembleFromRelease } = await import('../release/new/from-release.js');
+  const { MissingImagesError, CREATE_PREFIX } = await import('../release/new/assemble.js');
+  const { osImageLocation } = await import('../release/os-image-config.js');
+  const { openImage } = await import('../registry/open.js');
+  const { releaseByTag } = await import('../release/new/from-release-output.js');
+
+  const done = await readImages(o, async (open, opts) => {
+    const source = await open(release);
+    const openComponent = (pullspec: string) => openImage(osImageLocation(release, pullspec), opts);
+    let result;
+    try {
+      result = await assembleFromRelease({
+        release,
+        source,
+        open: openComponent,
+        filterByOs: o.keepManifestList ? 'linux/amd64' : o.filterByOs,
+        mappings,
+        exclude: split(o.exclude),
+        include: split(o.include),
+        name: o.name,
+        previous: o.previous,
+        next: o.next,
+        metadataJson: o.metadata,
+        toImageBase: o.toImageBase,
+        toImageBaseTag: o.toImageBaseTag,
+        keepManifestList: o.keepManifestList,
+        allowMissingImages: o.allowMissingImages,
+        skipManifestCheck: o.skipManifestCheck,
+        created,
+        fullRebuild: o.fullRebuild,
+        jsonOnly: o.output === 'json',
+        releaseByTag: releaseByTag(release),
+        onInfo: (line) => term.info(`info: ${line}`),
+        onDebug: (line) => {
+          if (env().OSIMAGE_DEBUG) term.info(`debug: ${line}`);
+        },
+        ...(wantsOs
+          ? {
+              osOverrides: async (input) => {
+                const { planOsSwap } = await import('../release/new/os-swap.js');
+                const swap = await planOsSwap(input, release, {
+                  osImage: o.osImage,
+                  extensionsImage: o.extensionsImage,
+                  legacyOsImage: o.legacyOsImage,
+                  stream: o.osStream,
+                  nodeImage: o.nodeImage,
+                  buildId: o.buildId,
+                  allowTag: o.allowTag,
+                  build,
+                });
+                swap.warnings.forEach(term.warn);
+                const { describeOsChange } = await import('../release/new/os-swap.js');
+                for (const x of swap.overrides) term.info(`info: ${describeOsChange(input, x)}`);
+                return swap.overrides;
+              },
+            }
+          : {}),
+      });
+    } catch (err) {
+      if (err instanceof MissingImagesError) {
+        for (const p of err.problems) term.error(`${CREATE_PREFIX}${p.message}`);
+        return undefined;
+      }
+      throw err;
+    }
+    if (result.json !== undefined) {
+      term.outRaw(result.json);
+      return result;
+    }
+    const { publishFromRelease } = await import('../release/new/from-release-output.js');
+    await publishFromRelease(result, {
+      toDir: o.toDir,
+      toFile: o.toFile,
+      toImage: o.toImage,
+      dryRun: o.dryRun,
+      filterByOs: o.keepManifestList ? 'linux/amd64' : o.filterByOs,
+      toImageBaseTag: o.toImageBaseTag,
+      open: openComponent,
+      sourceOptions: opts,
+      out: term.out,
+      info: (line) => term.info(`info: ${line}`),
+    });
+    return result;
+  });
+  if (!done) setExitCode(1);
+}

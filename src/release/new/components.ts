@@ -1,0 +1,109 @@
+/**
+ * The component images a release names, as `release new --from-release` reads them: every image's config
+ * (for its labels), and the `/manifests` folder of each operator image (label io.openshift.release.operator):
+ * the top layer only, or every layer for an image the user put in (oc reads all layers of an override, in
+ * case only one layer of a layered build was replaced). Only regular files directly in the folder count.
+ */
+import { OsimageError, describe } from '../../errors.js';
+import { forEachLimit } from '../../files/parallel.js';
+import { IMAGE_REFERENCES, type ImageStream } from '../../oci/image-stream.js';
+import { parseImageStream } from '../../payload/image-stream.js';
+import { resolveImage } from '../../registry/platform.js';
+import type { ImageManifest, ImageSource } from '../../registry/types.js';
+import { readImageConfig } from '../info.js';
+import { walkLayers } from '../overlay.js';
+import type { OperatorSource } from './assemble.js';
+import { MAX_PAYLOAD_BYTES } from './release-input.js';
+
+export const OPERATOR_LABEL = 'io.openshift.release.operator';
+/** Images read at once (oc reads 4 per registry; configs are small, so more overlap pays). */
+export const COMPONENT_CONCURRENCY = 12;
+
+export type OpenComponent = (pullspec: string) => Promise<ImageSource>;
+
+export interface ComponentImage {
+  tag: string;
+  pullspec: string;
+  /** The image manifest's digest (a list's chosen entry). */
+  digest: string;
+  labels: Record<string, string>;
+  manifest: ImageManifest;
+  operator: boolean;
+}
+
+async function withSource<T>(open: OpenComponent, pullspec: string, f: (s: ImageSource) => Promise<T>): Promise<T> {
+  const source = await open(pullspec);
+  try {
+    return await f(source);
+  } finally {
+    await source.close();
+  }
+}
+
+/** Every tag's image config, `concurrency` at a time; results by tag name. */
+export async function readComponentConfigs(
+  tags: Array<{ tag: string; pullspec: string }>,
+  open: OpenComponent,
+  filterByOs: string | undefined,
+  concurrency = COMPONENT_CONCURRENCY,
+): Promise<Map<string, ComponentImage>> {
+  const out = new Map<string, ComponentImage>();
+  await forEachLimit(tags, concurrency, async ({ tag, pullspec }) => {
+    const img = await withSource(open, pullspec, async (source) => {
+      const resolved = await resolveImage(source, filterByOs);
+      const config = await readImageConfig(source, resolved.manifest.parsed.config);
+      const labels = config.config?.Labels ?? {};
+      return {
+        tag,
+        pullspec,
+        digest: resolved.manifest.digest,
+        labels,
+        manifest: resolved.manifest.parsed,
+        operator: (labels[OPERATOR_LABEL] ?? '') !== '',
+      };
+    });
+    out.set(tag, img);
+  });
+  return out;
+}
+
+/** An operator image's `/manifests` files (bytes in memory) and its image-references, as an operator source. */
+export async function readOperatorManifests(img: ComponentImage, open: OpenComponent, allLayers: boolean): Promise<OperatorSource> {
+  const manifest =
+    allLayers || img.manifest.layers.length === 0 ? img.manifest : { ...img.manifest, layers: img.manifest.layers.slice(-1) };
+  const data = new Map<string, Buffer>();
+  let total = 0;
+  await withSource(open, img.pullspec, (source) =>
+    walkLayers(source, manifest, {
+      folder: 'manifests',
+      onFile: (f) => {
+        // oc extracts regular files only; sub-folders are skipped when the payload is written.
+        if (f.type !== 'file' || f.linkOf !== undefined || f.path.includes('/')) return;
+        total += f.data.length;
+        if (total > MAX_PAYLOAD_BYTES) throw new OsimageError(`${img.pullspec} (${img.tag}): /manifests holds too much data`);
+        data.set(f.path, f.data);
+      },
+    }),
+  );
+  let references: ImageStream | undefined;
+  const refs = data.get(IMAGE_REFERENCES);
+  data.delete(IMAGE_REFERENCES);
+  if (refs !== undefined) {
+    try {
+      references = parseImageStream(refs.toString('utf8'), `${img.tag}/${IMAGE_REFERENCES}`);
+    } catch (err) {
+      throw new OsimageError(`operator ${JSON.stringify(img.tag)} contained an invalid image-references file: ${describe(err)}`, {
+        cause: err,
+      });
+    }
+  }
+  const files = [...data.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return {
+    operator: img.tag,
+    file: refs === undefined ? undefined : `${img.tag}/${IMAGE_REFERENCES}`,
+    references,
+    files,
+    manifests: files.length,
+    read: async (file) => data.get(file) ?? Buffer.alloc(0),
+  };
+}

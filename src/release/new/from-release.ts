@@ -1,0 +1,349 @@
+/**
+ * `release new --from-release`: the payload of an existing release rebuilt from its own image-references,
+ * with tags overridden, added or excluded, as oc 4.13 does it (pkg/cli/admin/release/new.go). Every component
+ * image's config is read (its commit and version labels become the tag's annotations); operator images give
+ * their `/manifests`, substituted as with `--from-dir`; unreferenced tags are pruned. Where the payload files
+ * of operators cannot change, they are taken from the input release instead of pulling the operator images
+ * (reuse.ts), unless `fullRebuild`. Pure of output: returns the files and what it decided.
+ */
+import { OsimageError, UsageError, describe } from '../../errors.js';
+import { digestOf } from '../../oci/digest.js';
+import { IMAGE_REFERENCES, type ImageStream, type TagReference } from '../../oci/image-stream.js';
+import { ocImageStream } from '../../oci/image-stream-oc.js';
+import { goJson } from '../../go-json.js';
+import { RELEASE_METADATA } from '../info.js';
+import {
+  ANNOTATION_COMMIT,
+  ANNOTATION_DISPLAY_NAMES,
+  ANNOTATION_SOURCE_LOCATION,
+  ANNOTATION_VERSIONS,
+  parseComponentVersions,
+} from '../references.js';
+import {
+  buildOperatorFiles,
+  creating,
+  MissingImagesError,
+  OVERRIDE_ANNOTATION,
+  serializeReleaseMetadata,
+  type OperatorSource,
+  type PayloadFile,
+} from './assemble.js';
+import { readComponentConfigs, readOperatorManifests, type ComponentImage, type OpenComponent } from './components.js';
+import type { Mapping } from './mappings.js';
+import { releaseMetadata, type ReleaseMetadata } from './metadata.js';
+import { readInputRelease, type InputRelease } from './release-input.js';
+import { planReuse, type ReusePlan } from './reuse.js';
+import type { ImageSource } from '../../registry/types.js';
+
+export const FROM_RELEASE_ANNOTATION = 'release.openshift.io/from-release';
+export const ANNOTATION_COMMIT_REF = 'io.openshift.build.commit.ref';
+/** oc's default --to-image-base-tag: always kept in the payload, and the base when the release names none. */
+export const DEFAULT_BASE_TAG = 'cluster-version-operator';
+/**
+ * Components a version label may name. oc 4.13 knows the first four; kubectl and kubernetes-tests were added in
+ * oc 4.16, and every release since carries them on its cli images, so refusing them would refuse today's releases.
+ */
+export const ALLOWED_COMPONENTS = ['kubernetes', 'machine-os', 'kernel', 'crio', 'kubectl', 'kubernetes-tests'];
+
+/** An OS tag set from an RHCOS build: an override whose version annotations come from the build. */
+export interface OsOverride {
+  tag: string;
+  pullspec: string;
+  /** `io.openshift.build.versions` to set (e.g. `machine-os=416.94.…`), when the build id is known. */
+  versions?: string | undefined;
+  displayNames?: string | undefined;
+}
+
+export interface FromReleaseOptions {
+  /** The release as the user typed it (recorded in release.openshift.io/from-release). */
+  release: string;
+  source: ImageSource;
+  /** Opens a component image (or the base) by its pullspec. */
+  open: OpenComponent;
+  filterByOs?: string | undefined;
+  mappings: Mapping[];
+  /** Called once the release's tags are known; returns the OS tags to set (the OS swap). */
+  osOverrides?: ((input: InputRelease) => Promise<OsOverride[]>) | undefined;
+  exclude: string[];
+  include: string[];
+  name?: string | undefined;
+  previous: string[];
+  next: string[];
+  metadataJson?: string | undefined;
+  toImageBase?: string | undefined;
+  toImageBaseTag?: string | undefined;
+  keepManifestList?: boolean | undefined;
+  allowMissingImages?: boolean | undefined;
+  skipManifestCheck?: boolean | undefined;
+  /** The creation time of a release that changes something (osimage's reproducible default). */
+  created: string;
+  /** Read every operator image's manifests, as oc does, even where the release's own files could be kept. */
+  fullRebuild?: boolean | undefined;
+  /** Whether the release was named by tag (oc then names its digest in the canonical rebuild's info line). */
+  releaseByTag?: boolean | undefined;
+  /** `-o json`: stop once the ImageStream is settled (nothing else is read). */
+  jsonOnly?: boolean | undefined;
+  onInfo?: ((line: string) => void) | undefined;
+  /** Why the fast path did not hold (the command shows it with OSIMAGE_DEBUG). */
+  onDebug?: ((line: string) => void) | undefined;
+}
+
+export interface FromReleaseResult {
+  input: InputRelease;
+  metadata: ReleaseMetadata;
+  imageStream: ImageStream;
+  /** `-o json`: the ImageStream as oc prints it (with the final newline). */
+  json?: string;
+  files: PayloadFile[];
+  created: string;
+  /** The pullspec of the image the release layer goes on, when there is one. */
+  base: string | undefined;
+  /** True when nothing was overridden: oc's "canonical" rebuild, which must reproduce the input. */
+  canonical: boolean;
+  /** The OS overrides applied, with the tag's previous pullspec and versions. */
+  osChanges: Array<OsOverride & { previous: string | undefined; previousVersions: string | undefined }>;
+  operators: { total: number; read: number; reused: number };
+}
+
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** The base image: the tag whose digest the release's base-image-digest label names (oc's rule). */
+function baseFromLabel(o: FromReleaseOptions, input: InputRelease, tags: TagReference[]): { base?: string; overridesBase: boolean } {
+  if (o.toImageBase !== undefined || !input.baseDigest) return { overridesBase: false };
+  for (const t of tags) {
+    if (t.from?.kind !== 'DockerImage' || !t.from.name) continue;
+    if (digestOf(t.from.name) === input.baseDigest) return { base: t.from.name, overridesBase: false };
+  }
+  if (!o.keepManifestList) {
+    throw new OsimageError(
+      `unable to find an image within the release that matches the base image manifest ${JSON.stringify(input.baseDigest)}, please specify --to-image-base`,
+    );
+  }
+  return { base: o.release, overridesBase: true };
+}
+
+/** Copy the labels oc copies into a tag's annotations (commit always, versions only when labelled). */
+function annotateFromLabels(tag: TagReference, img: ComponentImage): void {
+  const labels = img.labels;
+  const a: Record<string, string> = { ...(tag.annotations ?? {}) };
+  a[ANNOTATION_COMMIT] = labels[ANNOTATION_COMMIT] ?? '';
+  a[ANNOTATION_COMMIT_REF] = labels[ANNOTATION_COMMIT_REF] ?? '';
+  a[ANNOTATION_SOURCE_LOCATION] = labels[ANNOTATION_SOURCE_LOCATION] ?? '';
+  const versions = labels[ANNOTATION_VERSIONS] ?? '';
+  if (versions !== '') {
+    let components: Map<string, unknown>;
+    try {
+      components = parseComponentVersions(versions, labels[ANNOTATION_DISPLAY_NAMES] ?? '');
+    } catch (err) {
+      throw new OsimageError(
+        `unable to check whether to include image ${img.pullspec}: tag ${JSON.stringify(tag.name)} has an invalid ${ANNOTATION_VERSIONS} or ${ANNOTATION_DISPLAY_NAMES} label: ${describe(err)}`,
+      );
+    }
+    for (const c of components.keys()) {
+      if (!ALLOWED_COMPONENTS.includes(c)) {
+        throw new OsimageError(
+          `unable to check whether to include image ${img.pullspec}: tag ${JSON.stringify(tag.name)} references a component version ${JSON.stringify(c)} which is not in the allowed list`,
+        );
+      }
+    }
+    a[ANNOTATION_VERSIONS] = versions;
+    a[ANNOTATION_DISPLAY_NAMES] = labels[ANNOTATION_DISPLAY_NAMES] ?? '';
+  }
+  tag.annotations = a;
+}
+
+export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromReleaseResult> {
+  const input = await readInputRelease(o.source, o.filterByOs);
+  const exclude = new Set(o.exclude);
+  const copy = (t: TagReference): TagReference => JSON.parse(JSON.stringify(t)) as TagReference;
+  const tags = input.stream.spec.tags.filter((t) => !exclude.has(t.name)).map(copy);
+  const ordered = tags.map((t) => t.name);
+
+  const osOverrides = o.osOverrides ? await o.osOverrides(input) : [];
+  for (const m of o.mappings) {
+    const clash = osOverrides.find((x) => x.tag === m.source);
+    if (clash) {
+      throw new UsageError(
+        `${m.source}=${m.target} and the OS settings both set tag ${JSON.stringify(m.source)} (the build gives ${clash.pullspec}): give one`,
+      );
+    }
+  }
+
+  const userBase = o.toImageBase;
+  const fromLabel = baseFromLabel(o, input, tags);
+  const hasOverrides =
+    o.name !== undefined ||
+    o.metadataJson !== undefined ||
+    o.previous.length > 0 ||
+    o.next.length > 0 ||
+    userBase !== undefined ||
+    fromLabel.overridesBase ||
+    o.mappings.length > 0 ||
+    osOverrides.length > 0 ||
+    o.exclude.length > 0 ||
+    o.include.length > 0;
+
+  const inputName = input.stream.metadata.name ?? '';
+  const metadata = releaseMetadata({
+    name: o.name ?? inputName,
+    previous: o.previous.length > 0 ? o.previous : input.metadata.previous,
+    next: o.next.length > 0 ? o.next : input.metadata.next,
+    ...(o.metadataJson !== undefined
+      ? { metadataJson: o.metadataJson }
+      : input.metadata.metadata
+        ? { metadataJson: JSON.stringify(input.metadata.metadata) }
+        : {}),
+  });
+  const created = hasOverrides ? o.created : (input.stream.metadata.creationTimestamp ?? o.created);
+  if (hasOverrides) o.onInfo?.(`Found ${tags.length} images in release`);
+  else if (o.releaseByTag) o.onInfo?.(`Release ${input.digest} built from ${tags.length} images`);
+  else o.onInfo?.(`Release built from ${tags.length} images`);
+
+  const annotations: Record<string, string> = { ...(input.stream.metadata.annotations ?? {}) };
+  if (hasOverrides) annotations[FROM_RELEASE_ANNOTATION] = o.release;
+  const byTag = new Map(tags.map((t) => [t.name, t]));
+  const osChanges: FromReleaseResult['osChanges'] = [];
+  const overrides: Array<{ source: string; target: string; os?: OsOverride }> = [
+    ...o.mappings.map((m) => ({ source: m.source, target: m.target })),
+    ...osOverrides.map((x) => ({ source: x.tag, target: x.pullspec, os: x })),
+  ];
+  for (const m of overrides) {
+    if (exclude.has(m.source)) continue;
+    ordered.push(m.source);
+    let tag = byTag.get(m.source);
+    if (m.os) {
+      osChanges.push({
+        ...m.os,
+        previous: tag?.from?.kind === 'DockerImage' ? tag.from.name : undefined,
+        previousVersions: tag?.annotations?.[ANNOTATION_VERSIONS],
+      });
+    }
+    if (!tag) {
+      tag = { name: m.source };
+      tags.push(tag);
+      byTag.set(m.source, tag);
+    }
+    tag.annotations = { [OVERRIDE_ANNOTATION]: 'true' };
+    tag.from = { kind: 'DockerImage', name: m.target };
+  }
+  tags.sort(byName);
+  const stream: ImageStream = {
+    ...input.stream,
+    kind: 'ImageStream',
+    apiVersion: 'image.openshift.io/v1',
+    metadata: { ...input.stream.metadata, name: metadata.version, creationTimestamp: created, annotations },
+    spec: { ...input.stream.spec, tags },
+  };
+  const base = userBase ?? fromLabel.base;
+  const result = (files: PayloadFile[], read: number, reused: number, total: number): FromReleaseResult => ({
+    input,
+    metadata,
+    imageStream: stream,
+    files,
+    created,
+    base,
+    canonical: !hasOverrides,
+    osChanges,
+    operators: { total, read, reused },
+  });
+  if (o.jsonOnly) return { ...result([], 0, 0, 0), json: `${goJson(ocImageStream(stream))}\n` };
+
+  // Every image's config, for its labels.
+  const images = await readComponentConfigs(
+    tags.filter((t) => t.from?.kind === 'DockerImage' && t.from.name).map((t) => ({ tag: t.name, pullspec: t.from!.name! })),
+    o.open,
+    o.filterByOs,
+  );
+  for (const tag of tags) {
+    const img = images.get(tag.name);
+    if (img) annotateFromLabels(tag, img);
+  }
+  for (const x of osOverrides) {
+    const tag = byTag.get(x.tag);
+    if (!tag || x.versions === undefined) continue;
+    tag.annotations = { ...(tag.annotations ?? {}), [ANNOTATION_VERSIONS]: x.versions, [ANNOTATION_DISPLAY_NAMES]: x.displayNames ?? '' };
+  }
+
+  const operatorImages = [...images.values()].filter((i) => i.operator).sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  const operatorNames = new Set(operatorImages.map((i) => i.tag));
+  const overridden = new Set(tags.filter((t) => t.annotations?.[OVERRIDE_ANNOTATION] === 'true').map((t) => t.name));
+
+  const read = new Map<string, OperatorSource>();
+  const readOperators = async (list: ComponentImage[]) => {
+    const todo = list.filter((i) => !read.has(i.tag));
+    const { forEachLimit } = await import('../../files/parallel.js');
+    await forEachLimit(todo, 6, async (img) => {
+      read.set(img.tag, await readOperatorManifests(img, o.open, overridden.has(img.tag)));
+    });
+    for (const img of todo) {
+      o.onInfo?.(overridden.has(img.tag) ? `Loading override ${img.pullspec} ${img.tag}` : `Loading ${img.digest} ${img.tag}`);
+    }
+  };
+
+  let plan: ReusePlan | undefined;
+  if (!o.fullRebuild) {
+    plan = await planReuse({
+      input,
+      stream,
+      inputName,
+      version: metadata.version,
+      images,
+      excluded: o.exclude.length > 0,
+      include: new Set([...o.include, o.toImageBaseTag ?? DEFAULT_BASE_TAG]),
+      readOperators: async (names) => {
+        await readOperators(operatorImages.filter((i) => names.includes(i.tag)));
+        return read;
+      },
+      open: o.open,
+      filterByOs: o.filterByOs,
+      fileOptions: { metadata, allowMissingImages: o.allowMissingImages, skipManifestCheck: o.skipManifestCheck },
+    });
+  }
+
+  if (plan?.reason) o.onDebug?.(`every operator image is read: ${plan.reason}`);
+  if (plan?.files) {
+    o.onInfo?.(
+      `Kept the payload files of ${operatorImages.length - read.size} of ${operatorImages.length} operators from the release; read ${read.size} operator image${read.size === 1 ? '' : 's'} (--full-rebuild reads all)`,
+    );
+    // The kept operators' files come from the release; the re-read operators' files were rebuilt.
+    const files = [
+      { name: IMAGE_REFERENCES, data: serializeStream(stream) },
+      { name: RELEASE_METADATA, data: serializeReleaseMetadata(metadata) },
+      ...plan.files,
+    ];
+    return result(files, read.size, operatorImages.length - read.size, operatorImages.length);
+  }
+
+  await readOperators(operatorImages);
+  // oc keeps a tag that an operator's image-references names, an operator's own tag, --include and the base tag.
+  const keep = new Set<string>([...o.include, o.toImageBaseTag ?? DEFAULT_BASE_TAG, ...ordered.filter((n) => operatorNames.has(n))]);
+  for (const op of read.values()) for (const t of op.references?.spec.tags ?? []) keep.add(t.name);
+  const kept = tags.filter((t) => keep.has(t.name));
+  if (kept.length !== tags.length) {
+    o.onInfo?.(`Included ${kept.length} images from ${read.size} input operators into the release`);
+    stream.spec.tags = kept;
+  }
+  let manifests: PayloadFile[];
+  try {
+    const ops = operatorImages.map((i) => read.get(i.tag)!).filter((op) => op.files.length > 0);
+    manifests = await buildOperatorFiles(
+      { metadata, allowMissingImages: o.allowMissingImages, skipManifestCheck: o.skipManifestCheck, onInfo: o.onInfo },
+      ops,
+      stream,
+    );
+  } catch (err) {
+    if (err instanceof MissingImagesError) throw err;
+    throw creating(err);
+  }
+  const files = [
+    { name: IMAGE_REFERENCES, data: serializeStream(stream) },
+    { name: RELEASE_METADATA, data: serializeReleaseMetadata(metadata) },
+    ...manifests,
+  ];
+  return result(files, read.size, 0, operatorImages.length);
+}
+
+/** image-references as oc writes it: json.MarshalIndent of the ImageStream, no final newline. */
+export function serializeStream(stream: ImageStream): Buffer {
+  return Buffer.from(goJson(ocImageStream(stream)));
+}

@@ -1,0 +1,172 @@
+/**
+ * The fast path of `release new --from-release`: keep the input release's own payload files where a full
+ * rebuild (oc's: every operator image's /manifests read again) would give the same bytes, and read only the
+ * operator images whose files can change.
+ *
+ * An operator's payload files are its manifests with the pullspecs of the tags it references substituted and
+ * `0.0.1-snapshot[-component]` replaced by versions. With the same release name and the same operator image,
+ * its files can change only where the input holds the old pullspec of a changed tag or an old version value of
+ * a component a changed tag carries: a file holding neither cannot change. Each file that does is traced to its
+ * operator (by name), that operator's image is read, and its files are rebuilt twice: with the input's
+ * image-references they must give the input's bytes exactly (which proves the file is that operator's and the
+ * input was built this way), and with the new ones they give the output. Pruning must also come out the same:
+ * every tag must be an operator's, kept by --include or the base tag, or shown referenced by an operator (its
+ * pullspec substituted into some file). Whenever any of this cannot be shown, the caller rebuilds in full.
+ */
+import { OsimageError } from '../../errors.js';
+import { IMAGE_REFERENCES, type ImageStream, type TagReference } from '../../oci/image-stream.js';
+import { ANNOTATION_DISPLAY_NAMES, ANNOTATION_VERSIONS, parseComponentVersions } from '../references.js';
+import { RELEASE_METADATA } from '../info.js';
+import { buildOperatorFiles, type OperatorFileOptions, type OperatorSource, type PayloadFile } from './assemble.js';
+import { readComponentConfigs, type ComponentImage, type OpenComponent } from './components.js';
+import type { InputRelease } from './release-input.js';
+
+export interface ReuseInput {
+  input: InputRelease;
+  /** The new ImageStream (overrides applied, annotations from the images' labels), before pruning. */
+  stream: ImageStream;
+  inputName: string;
+  version: string;
+  images: Map<string, ComponentImage>;
+  excluded: boolean;
+  /** Tags kept whatever references them (--include, the base tag). */
+  include: Set<string>;
+  /** Reads these operators' manifests (once each); returns every operator read so far. */
+  readOperators(names: string[]): Promise<Map<string, OperatorSource>>;
+  open: OpenComponent;
+  filterByOs: string | undefined;
+  fileOptions: OperatorFileOptions;
+}
+
+export interface ReusePlan {
+  /** The payload's operator files (everything but image-references and release-metadata), when reuse holds. */
+  files?: PayloadFile[];
+  /** Why the payload must be rebuilt in full. */
+  reason?: string;
+}
+
+const pullspecOf = (t: TagReference | undefined) => (t?.from?.kind === 'DockerImage' ? (t.from.name ?? '') : '');
+
+function versionsOf(t: TagReference | undefined): Map<string, { version: string }> {
+  const label = t?.annotations?.[ANNOTATION_VERSIONS] ?? '';
+  return parseComponentVersions(label, t?.annotations?.[ANNOTATION_DISPLAY_NAMES] ?? '');
+}
+
+const sameVersions = (a: TagReference | undefined, b: TagReference | undefined) =>
+  (a?.annotations?.[ANNOTATION_VERSIONS] ?? '') === (b?.annotations?.[ANNOTATION_VERSIONS] ?? '') &&
+  (a?.annotations?.[ANNOTATION_DISPLAY_NAMES] ?? '') === (b?.annotations?.[ANNOTATION_DISPLAY_NAMES] ?? '');
+
+/** Operators a payload file may have come from, by its name (`0000_50_<tag>_…`, or the tag's name in it). */
+export function candidateOperators(file: string, operators: string[]): string[] {
+  return operators.filter((op) => {
+    if (file.startsWith(`0000_50_${op}_`) || file.includes(op)) return true;
+    const short = op.replace(/^cluster-/, '').replace(/-operator$/, '');
+    return short.length >= 3 && file.includes(short);
+  });
+}
+
+export async function planReuse(r: ReuseInput): Promise<ReusePlan> {
+  try {
+    return await plan(r);
+  } catch (err) {
+    // Anything the rebuild of a traced operator throws is thrown again by the full rebuild, in its words.
+    if (err instanceof OsimageError) return { reason: err.message };
+    throw err;
+  }
+}
+
+async function plan(r: ReuseInput): Promise<ReusePlan> {
+  if (r.excluded) return { reason: '--exclude changes which images the operators can reference' };
+  if (r.version.replace(/\+.*$/, '') !== r.inputName.replace(/\+.*$/, '')) {
+    return { reason: 'the release name changes, and with it every 0.0.1-snapshot in the manifests' };
+  }
+  const oldByName = new Map(r.input.stream.spec.tags.map((t) => [t.name, t]));
+  const operators = [...r.images.values()].filter((i) => i.operator).map((i) => i.tag);
+
+  // Tags whose image or versions change.
+  const changed: TagReference[] = [];
+  const movedFrom: Array<{ tag: string; pullspec: string }> = [];
+  for (const t of r.stream.spec.tags) {
+    const old = oldByName.get(t.name);
+    if (!old) {
+      if (r.images.get(t.name)?.operator) return { reason: `tag ${t.name} is a new operator image` };
+      if (!r.include.has(t.name)) return { reason: `tag ${t.name} is new, and only its operators' image-references can keep it` };
+      continue;
+    }
+    const moved = pullspecOf(old) !== pullspecOf(t);
+    if (!moved && sameVersions(old, t)) continue;
+    if (moved) {
+      if (r.images.get(t.name)?.operator) return { reason: `operator image ${t.name} changes` };
+      if (pullspecOf(old)) movedFrom.push({ tag: t.name, pullspec: pullspecOf(old) });
+    }
+    changed.push(t);
+  }
+  // An image that was an operator and is replaced by one that is not takes its manifests out of the payload.
+  const before = await readComponentConfigs(movedFrom, r.open, r.filterByOs);
+  for (const img of before.values()) if (img.operator) return { reason: `tag ${img.tag} was an operator image` };
+
+  // The strings whose presence in a payload file means the file may change.
+  const needles = new Set<string>(movedFrom.map((m) => m.pullspec));
+  const components = new Set<string>();
+  for (const t of changed) {
+    for (const k of versionsOf(oldByName.get(t.name)).keys()) components.add(k);
+    for (const k of versionsOf(t).keys()) components.add(k);
+  }
+  for (const old of r.input.stream.spec.tags) {
+    for (const [k, v] of versionsOf(old)) if (components.has(k) && v.version) needles.add(v.version);
+  }
+  const texts = r.input.files.map((f) => ({ file: f, text: f.data.toString('latin1') }));
+  const touched = texts.filter(({ text }) => [...needles].some((n) => text.includes(n))).map(({ file }) => file.name);
+
+  // Trace each touched file to an operator, read those operators, and check that they reproduce the input.
+  const wanted = new Set<string>();
+  for (const name of touched) {
+    const c = candidateOperators(name, operators);
+    if (c.length === 0) return { reason: `no operator could be traced for ${name}` };
+    for (const op of c) wanted.add(op);
+  }
+  const read = await r.readOperators([...wanted]);
+  const ops = [...wanted].sort().map((n) => read.get(n)!);
+  const inputFiles = new Map(r.input.files.map((f) => [f.name, f.data]));
+  const oldFiles = await buildOperatorFiles(
+    { ...r.fileOptions, metadata: { kind: 'cincinnati-metadata-v0', version: r.inputName, previous: [] }, skipManifestCheck: true },
+    ops.filter((op) => op.files.length > 0),
+    r.input.stream,
+  );
+  for (const f of oldFiles) {
+    const had = inputFiles.get(f.name);
+    if (!had || !had.equals(f.data)) return { reason: `the release's ${f.name} is not what ${f.source} gives` };
+  }
+  const traced = new Set(oldFiles.map((f) => f.name));
+  const untraced = touched.find((n) => !traced.has(n));
+  if (untraced) return { reason: `no operator read gives ${untraced}` };
+
+  // Pruning: every tag kept for a reason a full rebuild would also see.
+  const joined = texts.map((t) => t.text).join('\n');
+  const referenced = new Set<string>();
+  for (const op of read.values()) for (const t of op.references?.spec.tags ?? []) referenced.add(t.name);
+  for (const t of r.stream.spec.tags) {
+    if (r.images.get(t.name)?.operator || r.include.has(t.name) || referenced.has(t.name)) continue;
+    const shown = pullspecOf(oldByName.get(t.name));
+    if (!shown || !joined.includes(shown)) return { reason: `nothing shows that an operator references ${t.name}` };
+  }
+
+  const newFiles = await buildOperatorFiles(
+    r.fileOptions,
+    ops.filter((op) => op.files.length > 0),
+    r.stream,
+  );
+  const replaced = new Map(newFiles.map((f) => [f.name, f]));
+  if (replaced.size !== traced.size || [...replaced.keys()].some((n) => !traced.has(n))) {
+    return { reason: 'the rebuilt operators give other file names' };
+  }
+  if (!r.fileOptions.skipManifestCheck) {
+    const { checkManifest } = await import('./check.js');
+    const { isManifestFile } = await import('../../payload/operator-dirs.js');
+    for (const f of r.input.files) if (!replaced.has(f.name) && isManifestFile(f.name)) checkManifest(f.name, f.data.toString('utf8'));
+  }
+  const files = r.input.files
+    .filter((f) => f.name !== IMAGE_REFERENCES && f.name !== RELEASE_METADATA)
+    .map((f) => replaced.get(f.name) ?? { name: f.name, data: f.data });
+  return { files };
+}
