@@ -26,6 +26,8 @@ export interface LayerFile {
   /** Symlink target, as stored. */
   linkname?: string;
   mode: number;
+  /** The entry's modification time, when its header has one. */
+  mtime?: Date | undefined;
   /** Index of the layer in the manifest (0 = bottom). */
   layer: number;
 }
@@ -265,7 +267,7 @@ export async function walkLayers(source: ImageSource, manifest: ImageManifest, o
                   `cannot read ${source.name}: the files of layer ${desc.digest} under ${folder}/ need more than ${mib(cap)} of memory (at ${h.name})`,
                 );
               layerFiles.set(name, { rel, size: h.size ?? 0, data: hold });
-              file = { path: rel, type: 'file', data: data ?? Buffer.alloc(0), size: h.size ?? 0, mode, layer: i };
+              file = { path: rel, type: 'file', data: data ?? Buffer.alloc(0), size: h.size ?? 0, mode, mtime: h.mtime, layer: i };
             } else if (h.type === 'symlink') {
               file = { path: rel, type: 'symlink', data: Buffer.alloc(0), size: 0, linkname: h.linkname, mode, layer: i };
             } else if (h.type === 'link') {

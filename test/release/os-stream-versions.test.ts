@@ -284,7 +284,7 @@ describe('within one OS stream the versions must still agree', () => {
     const r = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.22.0', '--to-dir', join(tmp.dir, 'bad-10-out')]);
     expect(r.exitCode).toBe(1);
     expect(r.stderr.split('\n').at(-1)).toBe(
-      `error: unable to create a release: the version for "machine-os" is inconsistent across the referenced images: ${RHEL10} (rhel-coreos-10), ${RHEL10_NEXT} (rhel-coreos-10-extensions)`,
+      `error: unable to create a release: operator "machine-config-operator" contained an invalid image-references file: input image stream has multiple versions defined for version machine-os: rhel-coreos-10-extensions defines ${RHEL10_NEXT} but was already set to ${RHEL10} on rhel-coreos-10`,
     );
   });
 
@@ -293,7 +293,7 @@ describe('within one OS stream the versions must still agree', () => {
     const r = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.22.0', '--to-dir', join(tmp.dir, 'bad-9-out')]);
     expect(r.exitCode).toBe(1);
     expect(r.stderr.split('\n').at(-1)).toBe(
-      `error: unable to create a release: the version for "machine-os" is inconsistent across the referenced images: ${RHEL9} (rhel-coreos), 418.94.202605111200-0 (rhel-coreos-extensions)`,
+      `error: unable to create a release: operator "machine-config-operator" contained an invalid image-references file: input image stream has multiple versions defined for version machine-os: rhel-coreos-extensions defines 418.94.202605111200-0 but was already set to ${RHEL9} on rhel-coreos`,
     );
   });
 });

@@ -14,9 +14,10 @@ import { isManifestFile, readOperatorDirs } from '../../payload/operator-dirs.js
 import { RELEASE_METADATA } from '../info.js';
 import { checkManifest } from './check.js';
 import type { Mapping } from './mappings.js';
-import { manifestVersion, type ReleaseMetadata } from './metadata.js';
+import type { ReleaseMetadata } from './metadata.js';
 import { payloadName } from './naming.js';
-import { referencedVersions, replaceImageReferences, replaceVersions } from './substitute.js';
+import { operatorVersions, replaceImageReferences, replaceVersions, type OperatorVersions } from './substitute.js';
+import { ANNOTATION_VERSIONS } from '../references.js';
 
 /** The tag oc uses as the payload's base image by default; never pruned. */
 export const BASE_TAG = 'cluster-version-operator';
@@ -44,6 +45,8 @@ export interface PayloadFile {
   data: Buffer;
   /** `<operator>/<file>` it came from, or undefined for the generated metadata files. */
   source?: string;
+  /** The time of the entry it came from in an image layer (oc keeps it); none for files read from disk. */
+  mtime?: Date | undefined;
 }
 
 export interface AssembledPayload {
@@ -183,6 +186,10 @@ export interface OperatorSource extends OperatorReferences {
   /** Regular files other than image-references, sorted by name. */
   files: string[];
   read(file: string): Promise<Buffer>;
+  /** The time of the file's entry in its layer, when it came from an image. */
+  mtime?(file: string): Date | undefined;
+  /** The newest entry time of its folder (image-references included), when it came from an image. */
+  newest?: Date | undefined;
 }
 
 export interface OperatorFileOptions {
@@ -213,31 +220,42 @@ export async function buildOperatorFiles(
     );
   }
 
-  const version = manifestVersion(opts.metadata);
-  const components = referencedVersions(inputs);
+  const releaseName = opts.metadata.version;
+  const defaults = stream.metadata.annotations?.[ANNOTATION_VERSIONS] ?? '';
   const manifests: PayloadFile[] = [];
   for (const op of ops) {
     const replacements = new Map<string, string>();
+    const referenced = new Set<string>();
     for (const tag of op.references?.spec.tags ?? []) {
       const source = tag.from?.kind === 'DockerImage' ? tag.from.name : undefined;
       const input = inputByName.get(tag.name);
       const target = input?.from?.kind === 'DockerImage' ? input.from.name : undefined;
       if (!source || !target) continue;
       replacements.set(source, target);
+      referenced.add(tag.name);
+    }
+    // oc transforms only the manifests of an operator that has an image-references file.
+    let versions: OperatorVersions | undefined;
+    if (op.references) {
+      try {
+        versions = operatorVersions(inputs, referenced, defaults);
+      } catch (err) {
+        throw new OsimageError(`operator ${JSON.stringify(op.operator)} contained an invalid image-references file: ${describe(err)}`);
+      }
     }
     for (const file of op.files) {
       const label = `${op.operator}/${file}`;
       const raw = await op.read(file);
       let data = raw;
       const text = raw.toString('utf8');
-      if (Buffer.from(text, 'utf8').equals(raw)) {
-        const replaced = replaceVersions(replaceImageReferences(text, replacements), version, components, label);
-        data = Buffer.from(replaced, 'utf8');
-        if (!opts.skipManifestCheck && isManifestFile(file)) checkManifest(label, replaced);
-      } else if (!opts.skipManifestCheck && isManifestFile(file)) {
-        throw new OsimageError(`${label}: invalid YAML/JSON: not UTF-8 text`);
+      const utf8 = Buffer.from(text, 'utf8').equals(raw);
+      // oc checks the manifest as the operator ships it, before any substitution.
+      if (!opts.skipManifestCheck && isManifestFile(file)) {
+        if (!utf8) throw new OsimageError(`${label}: invalid YAML/JSON: not UTF-8 text`);
+        checkManifest(label, text);
       }
-      manifests.push({ name: payloadName(op.operator, file, taken), data, source: label });
+      if (versions && utf8) data = Buffer.from(replaceVersions(replaceImageReferences(text, replacements), releaseName, versions), 'utf8');
+      manifests.push({ name: payloadName(op.operator, file, taken), data, source: label, mtime: op.mtime?.(file) });
     }
   }
   return manifests;

@@ -72,6 +72,9 @@ export async function readOperatorManifests(img: ComponentImage, open: OpenCompo
   const manifest =
     allLayers || img.manifest.layers.length === 0 ? img.manifest : { ...img.manifest, layers: img.manifest.layers.slice(-1) };
   const data = new Map<string, Buffer>();
+  const mtimes = new Map<string, Date | undefined>();
+  // The newest entry (image-references too): oc stamps the payload's own files with the newest manifest time.
+  let newest: Date | undefined;
   let total = 0;
   await withSource(open, img.pullspec, (source) =>
     walkLayers(source, manifest, {
@@ -82,6 +85,8 @@ export async function readOperatorManifests(img: ComponentImage, open: OpenCompo
         total += f.data.length;
         if (total > MAX_PAYLOAD_BYTES) throw new OsimageError(`${img.pullspec} (${img.tag}): /manifests holds too much data`);
         data.set(f.path, f.data);
+        mtimes.set(f.path, f.mtime);
+        if (f.mtime && (!newest || f.mtime > newest)) newest = f.mtime;
       },
     }),
   );
@@ -105,5 +110,7 @@ export async function readOperatorManifests(img: ComponentImage, open: OpenCompo
     files,
     manifests: files.length,
     read: async (file) => data.get(file) ?? Buffer.alloc(0),
+    mtime: (file) => mtimes.get(file),
+    newest,
   };
 }

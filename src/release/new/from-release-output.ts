@@ -64,10 +64,6 @@ function baseOf(result: FromReleaseResult, baseTag: string | undefined): string 
 }
 
 export async function publishFromRelease(result: FromReleaseResult, o: PublishOptions): Promise<void> {
-  if (result.canonical) {
-    const diff = firstDifference(result);
-    if (diff !== undefined) throw new OsimageError(`the release could not be reproduced from its inputs: ${diff} differs`);
-  }
   if (o.toDir !== undefined) {
     await writeReleaseDir(result.files, o.toDir);
     return;
@@ -77,7 +73,13 @@ export async function publishFromRelease(result: FromReleaseResult, o: PublishOp
   const baseSource = await o.open(baseRef);
   try {
     const base = await loadBase(baseSource, o.filterByOs);
-    const image = await composeReleaseImage({ name: version, files: result.files, created: result.created, ...(base ? { base } : {}) });
+    const image = await composeReleaseImage({
+      name: version,
+      files: result.files,
+      created: result.created,
+      folderTime: result.folderTime,
+      ...(base ? { base } : {}),
+    });
     const digest = image.manifest.descriptor.digest;
     if (o.toFile !== undefined) {
       await writeReleaseArchive(image, o.toFile, releaseTag(version), baseSource);
@@ -92,12 +94,16 @@ export async function publishFromRelease(result: FromReleaseResult, o: PublishOp
       });
       o.info(`Pushed to ${o.toImage}`);
     }
+    o.out(`${digest} ${version} ${result.created}`);
+    // oc's check of a rebuild that overrides nothing, made (as in oc) once the image is written: on the payload
+    // files, since the gzip bytes and the config are osimage's own.
     if (result.canonical && digest !== result.input.digest) {
+      const diff = firstDifference(result);
+      if (diff !== undefined) throw new OsimageError(`the release could not be reproduced from its inputs: ${diff} differs`);
       o.info(
         `the payload files are the input's, byte for byte; the image digest is not (${result.input.digest} in, ${digest} out): osimage compresses the layer and writes the config its own way`,
       );
     }
-    o.out(`${digest} ${version} ${result.created}`);
   } finally {
     await baseSource.close();
   }

@@ -103,6 +103,8 @@ export interface FromReleaseResult {
   /** The OS overrides applied, with the tag's previous pullspec and versions. */
   osChanges: Array<OsOverride & { previous: string | undefined; previousVersions: string | undefined }>;
   operators: { total: number; read: number; reused: number };
+  /** The time oc gives the release-manifests folder, image-references and release-metadata: the newest manifest's. */
+  folderTime: Date | undefined;
 }
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -235,7 +237,8 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
     spec: { ...input.stream.spec, tags },
   };
   const base = userBase ?? fromLabel.base;
-  const result = (files: PayloadFile[], read: number, reused: number, total: number): FromReleaseResult => ({
+  const result = (files: PayloadFile[], read: number, reused: number, total: number, folderTime?: Date): FromReleaseResult => ({
+    folderTime,
     input,
     metadata,
     imageStream: stream,
@@ -290,6 +293,7 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
       images,
       excluded: o.exclude.length > 0,
       include: new Set([...o.include, o.toImageBaseTag ?? DEFAULT_BASE_TAG]),
+      overridden,
       readOperators: async (names) => {
         await readOperators(operatorImages.filter((i) => names.includes(i.tag)));
         return read;
@@ -306,12 +310,13 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
       `Kept the payload files of ${operatorImages.length - read.size} of ${operatorImages.length} operators from the release; read ${read.size} operator image${read.size === 1 ? '' : 's'} (--full-rebuild reads all)`,
     );
     // The kept operators' files come from the release; the re-read operators' files were rebuilt.
+    const newest = latest([input.referencesTime, ...[...read.values()].map((op) => op.newest)]);
     const files = [
-      { name: IMAGE_REFERENCES, data: serializeStream(stream) },
-      { name: RELEASE_METADATA, data: serializeReleaseMetadata(metadata) },
+      { name: IMAGE_REFERENCES, data: serializeStream(stream), mtime: newest },
+      { name: RELEASE_METADATA, data: serializeReleaseMetadata(metadata), mtime: newest },
       ...plan.files,
     ];
-    return result(files, read.size, operatorImages.length - read.size, operatorImages.length);
+    return result(files, read.size, operatorImages.length - read.size, operatorImages.length, newest);
   }
 
   await readOperators(operatorImages);
@@ -323,9 +328,12 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
     o.onInfo?.(`Included ${kept.length} images from ${read.size} input operators into the release`);
     stream.spec.tags = kept;
   }
+  // oc walks its list of operator tags, where a tag given as a mapping comes twice: its files are written twice.
+  const walk = ordered.filter((n) => operatorNames.has(n)).sort();
+  const ops = walk.map((n) => read.get(n)!).filter((op) => op.files.length > 0);
+  const newest = latest(ops.map((op) => op.newest));
   let manifests: PayloadFile[];
   try {
-    const ops = operatorImages.map((i) => read.get(i.tag)!).filter((op) => op.files.length > 0);
     manifests = await buildOperatorFiles(
       { metadata, allowMissingImages: o.allowMissingImages, skipManifestCheck: o.skipManifestCheck, onInfo: o.onInfo },
       ops,
@@ -336,11 +344,18 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
     throw creating(err);
   }
   const files = [
-    { name: IMAGE_REFERENCES, data: serializeStream(stream) },
-    { name: RELEASE_METADATA, data: serializeReleaseMetadata(metadata) },
+    { name: IMAGE_REFERENCES, data: serializeStream(stream), mtime: newest },
+    { name: RELEASE_METADATA, data: serializeReleaseMetadata(metadata), mtime: newest },
     ...manifests,
   ];
-  return result(files, read.size, 0, operatorImages.length);
+  return result(files, read.size, 0, operatorImages.length, newest);
+}
+
+/** The latest of some times, to the second (tar keeps seconds). */
+function latest(times: Array<Date | undefined>): Date | undefined {
+  let max: number | undefined;
+  for (const t of times) if (t && (max === undefined || t.getTime() > max)) max = t.getTime();
+  return max === undefined ? undefined : new Date(Math.floor(max / 1000) * 1000);
 }
 
 /** image-references as oc writes it: json.MarshalIndent of the ImageStream, no final newline. */

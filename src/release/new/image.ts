@@ -13,13 +13,16 @@ import type { PayloadFile } from './assemble.js';
 export const RELEASE_LABEL = 'io.openshift.release';
 export const BASE_DIGEST_LABEL = 'io.openshift.release.base-image-digest';
 
-/** The release-manifests layer: the folder entry (0777, no trailing slash), then every file (0444). */
-export async function releaseLayer(files: PayloadFile[], created: string, docker: boolean): Promise<BuiltLayer> {
+/**
+ * The release-manifests layer: the folder entry (0777, no trailing slash), then every file (0444). A file that
+ * came from an image keeps its entry's time, as in oc; the folder takes `folderTime`, else the creation time.
+ */
+export async function releaseLayer(files: PayloadFile[], created: string, docker: boolean, folderTime?: Date): Promise<BuiltLayer> {
   const mtime = new Date(created);
   return buildLayer(
     [
-      { name: 'release-manifests', type: 'directory', mode: 0o777, mtime },
-      ...files.map((f) => ({ name: `release-manifests/${f.name}`, data: f.data, mode: 0o444, mtime })),
+      { name: 'release-manifests', type: 'directory', mode: 0o777, mtime: folderTime ?? mtime },
+      ...files.map((f) => ({ name: `release-manifests/${f.name}`, data: f.data, mode: 0o444, mtime: f.mtime ?? mtime })),
     ],
     docker ? { mediaType: MEDIA_TYPES.dockerLayerGzip } : {},
   );
@@ -56,9 +59,10 @@ export async function composeReleaseImage(opts: {
   files: PayloadFile[];
   created: string;
   base?: BaseImage;
+  folderTime?: Date | undefined;
 }): Promise<ReleaseImage> {
   const docker = opts.base?.docker ?? false;
-  const layer = await releaseLayer(opts.files, opts.created, docker);
+  const layer = await releaseLayer(opts.files, opts.created, docker, opts.folderTime);
   const baseConfig: ImageConfig = opts.base?.config ?? {};
   const config: ImageConfig = {
     ...baseConfig,

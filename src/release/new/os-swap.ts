@@ -92,11 +92,14 @@ export async function planOsSwap(input: InputRelease, release: string, o: OsSwap
     const explicit = explicitValue(t, opts);
     const pullspec = explicit ?? buildValue(build!, t, plan.generation);
     requireOsImagePullspec(pullspec, { allowTag: o.allowTag ?? false });
-    const id = explicit === undefined ? build!.build : o.buildId;
+    // The OS image carries machine-os; an extensions image is no OS and gets what its labels say, as in oc.
+    const id = t.slot === 'extensions' ? undefined : explicit === undefined ? build!.build : o.buildId;
     const old = byName.get(t.tag)?.annotations;
     const v = id === undefined ? undefined : versionsFor(old?.[ANNOTATION_VERSIONS], old?.[ANNOTATION_DISPLAY_NAMES], id);
     if (id !== undefined && v === undefined) {
-      warnings.push(`build ${id} is no semantic version, so ${t.tag} gets no ${MACHINE_OS} version (oc would refuse it)`);
+      warnings.push(
+        `build ${id} is no semantic version (oc would refuse it as a version), so ${t.tag} takes ${MACHINE_OS} from its image's labels, if any`,
+      );
     }
     return { tag: t.tag, pullspec, ...(v ? { versions: v.versions, displayNames: v.names } : {}) };
   });

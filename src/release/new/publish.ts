@@ -1,5 +1,5 @@
 /** Where a new release goes: a registry, an oci-archive file, or a folder of flat manifests. */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { OsimageError, describe } from '../../errors.js';
@@ -61,5 +61,10 @@ export async function writeReleaseDir(files: PayloadFile[], dir: string): Promis
   } catch (err) {
     throw new OsimageError(`cannot create ${dir}: ${describe(err)}`);
   }
-  for (const f of files) await writeFileAtomic(join(dir, f.name), f.data);
+  for (const f of files) {
+    const path = join(dir, f.name);
+    await writeFileAtomic(path, f.data);
+    // oc gives each file the time of its entry in the release layer.
+    if (f.mtime) await utimes(path, f.mtime, f.mtime);
+  }
 }

@@ -32,6 +32,8 @@ export interface InputRelease {
   files: PayloadFile[];
   /** image-references and release-metadata as stored. */
   raw: { imageReferences: Buffer; releaseMetadata: Buffer | undefined };
+  /** The time of image-references' entry (oc stamps it with the newest manifest time). */
+  referencesTime: Date | undefined;
 }
 
 function parseMetadata(bytes: Buffer | undefined): InputMetadata {
@@ -69,6 +71,7 @@ export async function readInputRelease(source: ImageSource, filterByOs: string |
   const baseDigest = config.config?.Labels?.[BASE_DIGEST_LABEL] || undefined;
 
   let refs: Buffer | undefined;
+  let referencesTime: Date | undefined;
   let meta: Buffer | undefined;
   const files: PayloadFile[] = [];
   let total = 0;
@@ -80,9 +83,11 @@ export async function readInputRelease(source: ImageSource, filterByOs: string |
       if (total > MAX_PAYLOAD_BYTES) {
         throw new OsimageError(`${source.name}: release-manifests/ holds more than ${MAX_PAYLOAD_BYTES / (1024 * 1024)} MiB`);
       }
-      if (f.path === IMAGE_REFERENCES) refs = f.data;
-      else if (f.path === RELEASE_METADATA) meta = f.data;
-      else files.push({ name: f.path, data: f.data });
+      if (f.path === IMAGE_REFERENCES) {
+        refs = f.data;
+        referencesTime = f.mtime;
+      } else if (f.path === RELEASE_METADATA) meta = f.data;
+      else files.push({ name: f.path, data: f.data, mtime: f.mtime });
     },
   });
   if (refs === undefined || refs.length === 0) throw new OsimageError('release image did not contain any image-references content');
@@ -99,5 +104,6 @@ export async function readInputRelease(source: ImageSource, filterByOs: string |
     metadata: parseMetadata(meta),
     files,
     raw: { imageReferences: refs, releaseMetadata: meta },
+    referencesTime,
   };
 }

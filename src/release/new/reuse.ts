@@ -31,6 +31,8 @@ export interface ReuseInput {
   excluded: boolean;
   /** Tags kept whatever references them (--include, the base tag). */
   include: Set<string>;
+  /** Tags this run maps (TAG=PULLSPEC or the OS swap). */
+  overridden: Set<string>;
   /** Reads these operators' manifests (once each); returns every operator read so far. */
   readOperators(names: string[]): Promise<Map<string, OperatorSource>>;
   open: OpenComponent;
@@ -82,6 +84,9 @@ async function plan(r: ReuseInput): Promise<ReusePlan> {
   }
   const oldByName = new Map(r.input.stream.spec.tags.map((t) => [t.name, t]));
   const operators = [...r.images.values()].filter((i) => i.operator).map((i) => i.tag);
+  // oc reads every layer of an overridden operator, and writes its files twice.
+  const op = operators.find((o) => r.overridden.has(o));
+  if (op) return { reason: `operator image ${op} is given as a mapping` };
 
   // Tags whose image or versions change.
   const changed: TagReference[] = [];
@@ -135,7 +140,7 @@ async function plan(r: ReuseInput): Promise<ReusePlan> {
   );
   for (const f of oldFiles) {
     const had = inputFiles.get(f.name);
-    if (!had || !had.equals(f.data)) return { reason: `the release's ${f.name} is not what ${f.source} gives` };
+    if (!had?.equals(f.data)) return { reason: `the release's ${f.name} is not what ${f.source} gives` };
   }
   const traced = new Set(oldFiles.map((f) => f.name));
   const untraced = touched.find((n) => !traced.has(n));
@@ -167,6 +172,6 @@ async function plan(r: ReuseInput): Promise<ReusePlan> {
   }
   const files = r.input.files
     .filter((f) => f.name !== IMAGE_REFERENCES && f.name !== RELEASE_METADATA)
-    .map((f) => replaced.get(f.name) ?? { name: f.name, data: f.data });
+    .map((f) => replaced.get(f.name) ?? { name: f.name, data: f.data, mtime: f.mtime });
   return { files };
 }

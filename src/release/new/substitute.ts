@@ -2,7 +2,8 @@ import { OsimageError } from '../../errors.js';
 import { DIGEST_GRAMMAR } from '../../oci/digest.js';
 import { TAG_GRAMMAR } from '../../oci/reference.js';
 import type { TagReference } from '../../oci/image-stream.js';
-import { DEFAULT_STREAM, versionClaims } from '../references.js';
+import { ANNOTATION_DISPLAY_NAMES, ANNOTATION_VERSIONS, DEFAULT_STREAM, parseComponentVersions, versionStream } from '../references.js';
+import { format as formatSemver, parse as parseSemver } from '../semver.js';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -20,53 +21,82 @@ export function replaceImageReferences(data: string, replacements: ReadonlyMap<s
   return data.replace(re, (_all, pre: string, source: string) => `${pre}${replacements.get(source)}`);
 }
 
-/**
- * Component versions of the images a payload references (their `io.openshift.build.versions`
- * annotations), for `0.0.1-snapshot-<component>`: the default OS stream's. Unlike `release info`, which warns,
- * two images of one OS stream that disagree on a component are an error here, as in `oc adm release new`; each
- * OS stream (`rhel-coreos-10`, `rhel-coreos-10-extensions` → `rhel-10`) may carry its own `machine-os`.
- */
-export function referencedVersions(tags: TagReference[]): Map<string, { version: string; tags: string[] }> {
-  const claims = versionClaims(tags, {
-    displayNames: false,
-    invalid: (t, err) => {
-      throw new OsimageError(`image ${JSON.stringify(t.name)}: ${err.message}`);
-    },
-  });
-  let defaults = new Map<string, { version: string; tags: string[] }>();
-  for (const [stream, components] of claims) {
-    const agreed = new Map<string, { version: string; tags: string[] }>();
-    for (const [k, list] of components) {
-      const versions = [...new Set(list.map((c) => c.version))];
-      if (versions.length > 1) {
-        const first = list.filter((c) => c.version === versions[0]).map((c) => c.tag);
-        const others = list.filter((c) => c.version !== versions[0]).map((c) => `${c.version} (${c.tag})`);
-        throw new OsimageError(
-          `the version for "${k}" is inconsistent across the referenced images: ${[`${versions[0]} (${first.join(', ')})`, ...others].join(', ')}`,
-        );
-      }
-      agreed.set(k, { version: versions[0]!, tags: list.map((c) => c.tag) });
-    }
-    if (stream === DEFAULT_STREAM) defaults = agreed;
-  }
-  return defaults;
+/** The versions an operator's manifests may name, and which tags claim each component (oc's tagsByName). */
+export interface OperatorVersions {
+  versions: Map<string, string>;
+  tagsByName: Map<string, string[]>;
 }
 
 /**
- * `0.0.1-snapshot` → the release version (build metadata removed); `0.0.1-snapshot-<component>` → that
- * component's version. An unknown component is an error naming it.
+ * oc's loadImageStreamTransforms: the `io.openshift.build.versions` of the input tags an operator references (in
+ * the input's tag order), then the ImageStream's own annotation for components none of them claims. Two tags
+ * claiming one component with different versions is an error, in oc's words. osimage's two extensions, for
+ * releases with two OS streams: a tag of another stream (`rhel-coreos-10`, `rhel-coreos-10-extensions` → `rhel-10`)
+ * claims its own stream's versions, never the default stream's (oc 4.13 refuses such a release: "multiple versions
+ * defined"), and tags that claim a component with the same version agree (oc refuses the manifest that names it,
+ * "inconsistent across the referenced images", even when the versions are equal).
  */
-export function replaceVersions(
-  data: string,
-  releaseVersion: string,
-  components: ReadonlyMap<string, { version: string }>,
-  file: string,
-): string {
-  const version = releaseVersion.replace(/\+.*$/, '');
-  return data.replace(/0\.0\.1-snapshot(?:-([a-z0-9][a-z0-9-]*))?/g, (_m, comp: string | undefined) => {
-    if (!comp) return version;
-    const c = components.get(comp);
-    if (!c) throw new OsimageError(`${file}: unknown version reference "${comp}"`);
-    return c.version;
+export function operatorVersions(inputs: readonly TagReference[], referenced: ReadonlySet<string>, defaults = ''): OperatorVersions {
+  const streams = new Map<string, OperatorVersions>();
+  for (const tag of inputs) {
+    if (!referenced.has(tag.name)) continue;
+    const value = tag.annotations?.[ANNOTATION_VERSIONS];
+    if (value === undefined) continue;
+    let items: Map<string, { version: string }>;
+    try {
+      items = parseComponentVersions(value, tag.annotations?.[ANNOTATION_DISPLAY_NAMES] ?? '');
+    } catch {
+      throw new OsimageError(`input image stream has an invalid version annotation for tag ${JSON.stringify(tag.name)}: ${value}`);
+    }
+    const stream = versionStream(tag.name);
+    const own = streams.get(stream) ?? streams.set(stream, { versions: new Map(), tagsByName: new Map() }).get(stream)!;
+    for (const [k, v] of items) {
+      const existing = own.versions.get(k);
+      if (existing !== undefined && existing !== v.version) {
+        throw new OsimageError(
+          `input image stream has multiple versions defined for version ${k}: ${tag.name} defines ${v.version} but was already set to ${existing} on ${(own.tagsByName.get(k) ?? []).join(', ')}`,
+        );
+      }
+      own.versions.set(k, v.version);
+      own.tagsByName.set(k, [...(own.tagsByName.get(k) ?? []), tag.name]);
+    }
+  }
+  const out = streams.get(DEFAULT_STREAM) ?? { versions: new Map<string, string>(), tagsByName: new Map<string, string[]>() };
+  let fallback: Map<string, { version: string }>;
+  try {
+    fallback = parseComponentVersions(defaults);
+  } catch (err) {
+    throw new OsimageError(`unable to read default versions label on input image stream: ${(err as Error).message}`);
+  }
+  for (const [k, v] of fallback) if (!out.versions.has(k)) out.versions.set(k, v.version);
+  return out;
+}
+
+/**
+ * oc's component versions mapper: `0.0.1-snapshot` (after a non-word character or at the start) becomes the
+ * release version without build metadata (left alone when the name is no semantic version), and
+ * `0.0.1-snapshot-<component>` that component's version. Unknown components are errors in oc's words.
+ */
+export function replaceVersions(data: string, releaseName: string, v: OperatorVersions): string {
+  const parsed = parseSemver(releaseName);
+  const name = parsed.error === undefined ? formatSemver(parsed.version, { build: false }) : '';
+  const missing: string[] = [];
+  const out = data.replace(/(^|[^0-9A-Za-z_])0\.0\.1-snapshot([a-z0-9-]*)/g, (all, pre: string, key: string) => {
+    if (key === '' && name !== '') return `${pre}${name}`;
+    if (!key.startsWith('-')) return all;
+    const component = key.slice(1);
+    const value = v.versions.get(component);
+    if (value === undefined) {
+      missing.push(component);
+      return all;
+    }
+    return `${pre}${value}`;
   });
+  if (missing.length === 1) {
+    throw new OsimageError(
+      missing[0] === '' ? 'empty version references are not allowed' : `unknown version reference ${JSON.stringify(missing[0])}`,
+    );
+  }
+  if (missing.length > 1) throw new OsimageError(`unknown version references: ${missing.join(', ')}`);
+  return out;
 }

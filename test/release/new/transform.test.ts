@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseMappings } from '../../../src/release/new/mappings.js';
-import { referencedVersions, replaceImageReferences, replaceVersions } from '../../../src/release/new/substitute.js';
+import { operatorVersions, replaceImageReferences, replaceVersions } from '../../../src/release/new/substitute.js';
 import { payloadName } from '../../../src/release/new/naming.js';
 import { checkManifest } from '../../../src/release/new/check.js';
 import { releaseMetadata } from '../../../src/release/new/metadata.js';
@@ -39,27 +39,54 @@ describe('replacement rule', () => {
 });
 
 describe('versions', () => {
-  const comps = referencedVersions([
+  const inputs = [
     { name: 'machine-os-content', annotations: { 'io.openshift.build.versions': 'machine-os=413.92.1-0' } },
     { name: 'hyperkube', annotations: { 'io.openshift.build.versions': 'kubernetes=1.26.3,kubectl=1.26.3' } },
-  ]);
+    { name: 'rhel-coreos', annotations: { 'io.openshift.build.versions': 'machine-os=413.92.1-0' } },
+    { name: 'rhel-coreos-10', annotations: { 'io.openshift.build.versions': 'machine-os=10.2.20260217-0' } },
+  ];
+  const comps = operatorVersions(inputs, new Set(['machine-os-content', 'hyperkube', 'rhel-coreos-10']));
   it('replaces the snapshot version and component versions', () => {
-    expect(replaceVersions('version: 0.0.1-snapshot\nos: 0.0.1-snapshot-machine-os\n', '4.99.0+build.5', comps, 'f')).toBe(
+    expect(replaceVersions('version: 0.0.1-snapshot\nos: 0.0.1-snapshot-machine-os\n', '4.99.0+build.5', comps)).toBe(
       'version: 4.99.0\nos: 413.92.1-0\n',
     );
   });
-  it('names an unknown component', () => {
-    expect(() => replaceVersions('v: 0.0.1-snapshot-nope', '4.99.0', comps, 'op/a.yaml')).toThrow(
-      'op/a.yaml: unknown version reference "nope"',
+  it('leaves a snapshot after a word character, and every snapshot when the name is no semantic version, as oc does', () => {
+    expect(replaceVersions('a: v0.0.1-snapshot b: 0.0.1-snapshotx', '4.99.0', comps)).toBe('a: v0.0.1-snapshot b: 0.0.1-snapshotx');
+    expect(replaceVersions('a: 0.0.1-snapshot', 'notsemver', comps)).toBe('a: 0.0.1-snapshot');
+  });
+  it("names unknown components in oc's words", () => {
+    expect(() => replaceVersions('v: 0.0.1-snapshot-nope', '4.99.0', comps)).toThrow('unknown version reference "nope"');
+    expect(() => replaceVersions('v: 0.0.1-snapshot-a w: 0.0.1-snapshot-b', '4.99.0', comps)).toThrow('unknown version references: a, b');
+    expect(() => replaceVersions('v: 0.0.1-snapshot-', '4.99.0', comps)).toThrow('empty version references are not allowed');
+  });
+  it('refuses different versions of one component; tags that agree on it are fine (oc refuses those too)', () => {
+    expect(() =>
+      operatorVersions(
+        [
+          { name: 'a', annotations: { 'io.openshift.build.versions': 'kubernetes=1.1.0' } },
+          { name: 'b', annotations: { 'io.openshift.build.versions': 'kubernetes=1.2.0' } },
+        ],
+        new Set(['a', 'b']),
+      ),
+    ).toThrow('input image stream has multiple versions defined for version kubernetes: b defines 1.2.0 but was already set to 1.1.0 on a');
+    const twice = operatorVersions(inputs, new Set(['machine-os-content', 'rhel-coreos']));
+    expect(replaceVersions('os: 0.0.1-snapshot-machine-os', '4.99.0', twice)).toBe('os: 413.92.1-0');
+    expect(() =>
+      operatorVersions(
+        [
+          { name: 'rhel-coreos-10', annotations: { 'io.openshift.build.versions': 'machine-os=10.2.1-0' } },
+          { name: 'rhel-coreos-10-extensions', annotations: { 'io.openshift.build.versions': 'machine-os=10.2.2-0' } },
+        ],
+        new Set(['rhel-coreos-10', 'rhel-coreos-10-extensions']),
+      ),
+    ).toThrow(
+      'multiple versions defined for version machine-os: rhel-coreos-10-extensions defines 10.2.2-0 but was already set to 10.2.1-0 on rhel-coreos-10',
     );
   });
-  it('refuses inconsistent versions', () => {
-    expect(() =>
-      referencedVersions([
-        { name: 'a', annotations: { 'io.openshift.build.versions': 'kubernetes=1.1.0' } },
-        { name: 'b', annotations: { 'io.openshift.build.versions': 'kubernetes=1.2.0' } },
-      ]),
-    ).toThrow('the version for "kubernetes" is inconsistent across the referenced images: 1.1.0 (a), 1.2.0 (b)');
+  it("reads a second OS stream's tags as that stream's, never the default stream's", () => {
+    expect(comps.versions.get('machine-os')).toBe('413.92.1-0');
+    expect(comps.tagsByName.get('machine-os')).toEqual(['machine-os-content']);
   });
 });
 
