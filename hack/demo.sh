@@ -2,7 +2,8 @@
 # The main job on the built-in sample, offline (`npm start`): the whole pipeline on the sample release browser
 # (hack/sample/releases) and the sample payload folder (hack/sample/payload):
 #   resolve -> pin -> payload write -> release new -> release info -> verify
-# then the other tools on the same material (promote, and a package diff of two builds). Nothing outside a temp folder is changed.
+# then the other tools on the same material (promote, a package diff of two builds, and an OS swap of a release with
+# release new --from-release). Nothing outside a temp folder is changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export RHCOS_BASE_URL="${RHCOS_BASE_URL:-file://$PWD/hack/sample/releases}"
@@ -85,5 +86,12 @@ osimage stream --check --target "$work/coreos-rhel-9.json" --channel 4.16-9.4/bu
 step "diff + packages: what changed in the OS between two sample builds (rpm version order, extensions included)"
 osimage diff --channel 4.18-9.4/builds 418.94.202604221012-0 418.94.202605101521-0
 osimage packages --channel 4.18-9.4/builds --package 'kernel*' --package podman
+
+step "release new --from-release: swap the OS of release 4.16.3 (hack/sample/components.oci-archive) to the newest build of rhcos-4.16"
+# The archive holds the release and, by digest, every image it names: the swap reads them there, offline.
+osimage release new --from-release oci-archive:hack/sample/components.oci-archive:4.16.3 \
+  --base-url "$RHCOS_BASE_URL" --channel rhcos-4.16 --to-file "$work/swapped.tar"
+osimage release info "oci-archive:$work/swapped.tar:4.16.3"
+osimage verify --base-url "$RHCOS_BASE_URL" --channel rhcos-4.16 --release "oci-archive:$work/swapped.tar:4.16.3"
 
 step "done: every step ran offline on the sample"

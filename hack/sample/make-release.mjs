@@ -2,12 +2,14 @@
 // Builds hack/sample/release.oci-archive, a KiB-sized release payload image for the offline demo and docs:
 // a base layer and a release layer (image-references, release-metadata, two manifests), tagged 4.13.1.
 // Deterministic: the same bytes on every run. Needs `npm run build` first (it uses the compiled builder).
+// Usage: node hack/sample/make-release.mjs [OUT_DIR]   (default hack/sample)
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildImage, buildLayer } from '../../dist/release/build-layer.js';
 import { writeOciArchive } from '../../dist/registry/oci-write.js';
 import { ocImageStream, ocTag } from '../lib/image-stream.mjs';
 
-const out = fileURLToPath(new URL('./release.oci-archive', import.meta.url));
+const out = join(resolve(process.argv[2] ?? fileURLToPath(new URL('.', import.meta.url))), 'release.oci-archive');
 const created = '2023-05-25T08:25:20Z';
 
 const repo = 'quay.io/openshift-release-dev/ocp-v4.0-art-dev';

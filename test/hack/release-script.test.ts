@@ -61,10 +61,23 @@ describe('npm start (hack/demo.sh)', () => {
   it('runs the whole pipeline offline and exits 0', async () => {
     const r = await execa('bash', [join(REPO, 'hack/demo.sh')], { env: cleanEnv({}), extendEnv: false, reject: false });
     expect(r.exitCode).toBe(0);
-    for (const step of ['1. resolve', '2. pin', '3-6. the release script', 'verify the shipped sample release', 'promote', 'done']) {
+    const steps = [
+      '1. resolve',
+      '2. pin',
+      '3-6. the release script',
+      'verify the shipped sample release',
+      'promote',
+      'release new --from-release',
+      'done',
+    ];
+    for (const step of steps) {
       expect(r.stdout).toContain(`== ${step}`);
     }
     expect(r.stdout).toMatch(/^consistent: the payload ships the bootimage's OS image$/m);
     expect(r.stdout).toMatch(/^promoted 412\.86\.202301311551-0 /m);
+    // The OS swap of the sample release 4.16.3: the new build in release info, and verify consistent with it.
+    expect(r.stderr).toContain('info: rhel-coreos: 416.94.202406251923-0 → 416.94.202407081958-0');
+    expect(r.stdout).toMatch(/^ {2}machine-os 416\.94\.202407081958-0 Red Hat Enterprise Linux CoreOS$/m);
+    expect(r.stdout).toMatch(/^Payload: oci-archive:.*\/swapped\.tar:4\.16\.3 tag rhel-coreos$/m);
   }, 120_000);
 });
