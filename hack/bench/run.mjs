@@ -13,7 +13,13 @@
  *   --runs N         OSIMAGE_BENCH_RUNS         timed runs of release info per tool (default 5)
  *   --startup-runs N OSIMAGE_BENCH_STARTUP_RUNS start-up, resolve and module-cost runs (default 21)
  *   --builds N       OSIMAGE_BENCH_BUILDS       builds in builds.json (default 5000)
+ *   --operator-mib N OSIMAGE_BENCH_OPERATOR_MIB each operator image's random "binary" in its top layer, MiB (default 6)
+ *   --new-runs N     OSIMAGE_BENCH_NEW_RUNS     timed runs of `release new --from-release` per tool (default 3)
+ *   --only SECTION   OSIMAGE_BENCH_ONLY         run one section alone: `from-release` (the Markdown then goes to
+ *                                               stdout, and to --results only when that is given)
  *   --results FILE   OSIMAGE_BENCH_RESULTS      where the Markdown goes (default hack/bench/RESULTS.md)
+ *
+ *   node hack/bench/run.mjs --only from-release   # release new --from-release alone (npm run build first)
  *
  * Everything lives in one temp folder (under $TMPDIR or /tmp), removed at the end, on failure and on
  * Ctrl-C / SIGTERM. Nothing here is part of `npm test`.
@@ -26,10 +32,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRegistryServer } from '../lib/registry-server.mjs';
 import { serveBuilds } from './lib/builds.mjs';
+import { fromReleasePushes, fromReleaseSection } from './lib/from-release.mjs';
 import { buildBenchImages, imageReferences } from './lib/images.mjs';
 import { RSS_METHOD, alternate, median, run, running } from './lib/measure.mjs';
 import { startCountingProxy } from './lib/proxy.mjs';
-import { renderResults } from './lib/report.mjs';
+import { renderFromReleaseOnly, renderResults } from './lib/report.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -37,6 +44,12 @@ const BIN = join(ROOT, 'bin/osimage');
 const NODE = process.execPath;
 const MiB = 1024 * 1024;
 const REPO = 'ocp/release';
+/** Where the payload's component images live (one repository, by digest, as ART's ocp-v4.0-art-dev). */
+const ART_REPO = 'ocp/art-dev';
+/** Where `release new --to-image` pushes. */
+const NEW_REPO = 'ocp/release-new';
+/** Sections `--only` can pick. */
+const SECTIONS = ['from-release'];
 
 // ---------------------------------------------------------------- options
 
@@ -46,9 +59,11 @@ function options(argv) {
     const a = argv[i];
     if (a === '--help' || a === '-h') {
       process.stdout.write(
-        'usage: npm run bench [-- --mib N --top-mib N --runs N --startup-runs N --builds N --results FILE]\n' +
+        'usage: npm run bench [-- --mib N --top-mib N --runs N --startup-runs N --builds N --operator-mib N --new-runs N\n' +
+          '                        --only from-release --results FILE]\n' +
           'environment: OSIMAGE_BENCH_MIB, OSIMAGE_BENCH_TOP_MIB, OSIMAGE_BENCH_RUNS, OSIMAGE_BENCH_STARTUP_RUNS,\n' +
-          '             OSIMAGE_BENCH_BUILDS, OSIMAGE_BENCH_RESULTS\n',
+          '             OSIMAGE_BENCH_BUILDS, OSIMAGE_BENCH_OPERATOR_MIB, OSIMAGE_BENCH_NEW_RUNS, OSIMAGE_BENCH_ONLY,\n' +
+          '             OSIMAGE_BENCH_RESULTS\n',
       );
       process.exit(0);
     }
@@ -63,7 +78,11 @@ function options(argv) {
     if (!Number.isInteger(n) || n < min) throw new Error(`--${flag} / ${env} must be an integer ≥ ${min}, got ${raw}`);
     return n;
   };
-  const known = new Set(['mib', 'top-mib', 'runs', 'startup-runs', 'builds', 'results']);
+  const only = flags.only ?? (process.env.OSIMAGE_BENCH_ONLY || undefined);
+  if (only !== undefined && !SECTIONS.includes(only)) throw new Error(`--only must be one of ${SECTIONS.join(', ')}, got ${only}`);
+  // A section run alone does not overwrite the full report unless asked to.
+  const resultsFile = flags.results ?? (process.env.OSIMAGE_BENCH_RESULTS || (only ? undefined : join(HERE, 'RESULTS.md')));
+  const known = new Set(['mib', 'top-mib', 'runs', 'startup-runs', 'builds', 'operator-mib', 'new-runs', 'only', 'results']);
   for (const k of Object.keys(flags)) if (!known.has(k)) throw new Error(`unknown option --${k} (try --help)`);
   return {
     baseMiB: num('mib', 'OSIMAGE_BENCH_MIB', 256, 2),
@@ -71,7 +90,10 @@ function options(argv) {
     runs: num('runs', 'OSIMAGE_BENCH_RUNS', 5, 1),
     startupRuns: num('startup-runs', 'OSIMAGE_BENCH_STARTUP_RUNS', 21, 1),
     builds: num('builds', 'OSIMAGE_BENCH_BUILDS', 5000, 1),
-    results: resolve(flags.results ?? (process.env.OSIMAGE_BENCH_RESULTS || join(HERE, 'RESULTS.md'))),
+    operatorMiB: num('operator-mib', 'OSIMAGE_BENCH_OPERATOR_MIB', 6, 0),
+    newRuns: num('new-runs', 'OSIMAGE_BENCH_NEW_RUNS', 3, 1),
+    only,
+    results: resultsFile ? resolve(resultsFile) : undefined,
   };
 }
 
@@ -160,19 +182,31 @@ async function checkDisk(dir, needMiB) {
   return freeMiB;
 }
 
-async function push(registryHost, bench) {
+/**
+ * Push `list` ({repo, tag, image}) to the registry: the first image alone (it brings the base layers), then
+ * four at a time; a blob already pushed to another repository is mounted, not uploaded again.
+ */
+async function push(registryHost, content, list) {
   const { openPushTarget } = await import('../../dist/registry/push.js');
   const { closeDispatchers } = await import('../../dist/http/dispatcher.js');
-  try {
-    for (const [tag, { image }] of Object.entries(bench.images)) {
-      const dest = await openPushTarget(`${registryHost}/${REPO}:${tag}`, { insecure: true });
-      for (const blob of image.blobs) {
-        const c = bench.content.get(blob.descriptor.digest);
-        const content = c.bytes ?? (() => createReadStream(c.path, { highWaterMark: MiB }));
-        await dest.pushBlob(blob.descriptor, content);
-      }
-      await dest.pushManifest(image.bytes, image.descriptor.mediaType, tag);
+  const where = new Map();
+  const one = async ({ repo, tag, image }) => {
+    const dest = await openPushTarget(`${registryHost}/${repo}:${tag}`, { insecure: true });
+    for (const blob of image.blobs) {
+      const c = content.get(blob.descriptor.digest);
+      const bytes = c.bytes ?? (() => createReadStream(c.path, { highWaterMark: MiB }));
+      await dest.pushBlob(blob.descriptor, bytes, { mountFrom: where.get(blob.descriptor.digest) });
+      if (!where.has(blob.descriptor.digest)) where.set(blob.descriptor.digest, repo);
     }
+    await dest.pushManifest(image.bytes, image.descriptor.mediaType, tag);
+  };
+  try {
+    await one(list[0]);
+    let next = 1;
+    const worker = async () => {
+      while (next < list.length) await one(list[next++]);
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
   } finally {
     await closeDispatchers();
   }
@@ -267,15 +301,17 @@ async function main() {
   const mach = machine();
   const tl = tools();
   HAVE_JQ = !!tl.jq;
-  if (!tl.skopeo) throw new Error('skopeo is not installed: run bash hack/bench/ensure-tools.sh');
+  if (!tl.skopeo && !opts.only) throw new Error('skopeo is not installed: run bash hack/bench/ensure-tools.sh');
   if (!existsSync('/usr/bin/docker-registry')) throw new Error('docker-registry is not installed: run bash hack/bench/ensure-tools.sh');
   if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: npm run build (npm run bench does it)');
   if (opts.runs < 5) log(`warning: --runs ${opts.runs} is below the 5 runs issue 8 asks for`);
   if (opts.startupRuns < 10) log(`warning: --startup-runs ${opts.startupRuns} is below the 10 runs issue 8 asks for`);
 
+  const all = !opts.only;
+  const topMiB = all ? opts.topMiB : 0; // the deep image only serves release info
   // Generated layers, then the registry's copy, then skopeo's copy of the deep image (the generated files
-  // are removed once pushed), plus room for page-cache-free slack.
-  const needMiB = Math.ceil(2.1 * (opts.baseMiB + opts.topMiB) + 256);
+  // are removed once pushed), plus room for page-cache-free slack; the payload's operator layers twice.
+  const needMiB = Math.ceil(2.1 * (opts.baseMiB + topMiB) + 2.1 * 60 * (opts.operatorMiB + 0.1) + 256);
   const tmpRoot = os.tmpdir();
   const freeMiB = await checkDisk(tmpRoot, needMiB);
   state.tmp = await mkdtemp(join(tmpRoot, 'osimage-bench-'));
@@ -283,21 +319,76 @@ async function main() {
   const policy = join(tmp, 'policy.json');
   await writeFile(policy, JSON.stringify({ default: [{ type: 'insecureAcceptAnything' }] }));
 
-  // 1. Images
+  // 1. Images: the release images and, on the same base layers, the full-size payload's components
   let t = Date.now();
-  const bench = await buildBenchImages(tmp, { baseMiB: opts.baseMiB, topMiB: opts.topMiB, onStep: (s) => log(`generating ${s}`) });
+  const bench = await buildBenchImages(tmp, {
+    baseMiB: opts.baseMiB,
+    topMiB,
+    payload: { operatorMiB: opts.operatorMiB },
+    onStep: (s) => log(`generating ${s}`),
+  });
   const genSec = (Date.now() - t) / 1000;
-  log(`generated in ${genSec.toFixed(1)} s: ${JSON.stringify(bench.sizes)}`);
+  log(`generated in ${genSec.toFixed(1)} s: ${JSON.stringify(bench.sizes)}, payload ${JSON.stringify(bench.payload.sizes)}`);
 
-  // 2. Registry and push
+  // 2. Registry, the counting proxy (the payload's pullspecs name it) and push
   state.registry = await startRegistryServer({ dir: await mkdtemp(join(tmp, 'registry-')), logLevel: 'error' });
   const host = state.registry.host;
-  t = Date.now();
-  await push(host, bench);
-  const pushSec = (Date.now() - t) / 1000;
-  log(`pushed both images to ${host} in ${pushSec.toFixed(1)} s`);
-  for (const f of bench.layerFiles) await rm(f, { force: true });
   state.proxy = await startCountingProxy(state.registry.url);
+  const payloadRepos = { artRepo: ART_REPO, releaseRepo: REPO, releaseTag: 'payload', newRepo: NEW_REPO };
+  const payload = await fromReleasePushes(bench, { proxyHost: state.proxy.host, ...payloadRepos });
+  t = Date.now();
+  await push(host, bench.content, [
+    ...Object.entries(bench.images).map(([tag, { image }]) => ({ repo: REPO, tag, image })),
+    ...payload.list,
+  ]);
+  const pushSec = (Date.now() - t) / 1000;
+  log(
+    `pushed ${Object.keys(bench.images).length} release images and the payload (${payload.list.length} images) to ${host} in ${pushSec.toFixed(1)} s`,
+  );
+  for (const f of bench.layerFiles) await rm(f, { force: true });
+
+  const fromRelease = async () => {
+    log(`release new --from-release: 1 warm-up + ${opts.newRuns} alternating runs`);
+    const t0 = Date.now();
+    const r = await fromReleaseSection({
+      bench,
+      release: payload.release,
+      proxy: state.proxy,
+      registryHost: host,
+      ...payloadRepos,
+      tmp,
+      runs: opts.newRuns,
+      oc: !!tl.oc,
+      node: NODE,
+      bin: BIN,
+      log,
+    });
+    log(`release new --from-release took ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    return r;
+  };
+  if (!all) {
+    const section = await fromRelease();
+    const md = renderFromReleaseOnly(
+      {
+        started,
+        finished: new Date(),
+        opts,
+        machine: mach,
+        tools: tl,
+        rssMethod: RSS_METHOD,
+        load: [before, load('after')],
+        gen: { seconds: genSec, pushSeconds: pushSec, sizes: bench.sizes },
+        fromRelease: section,
+      },
+      { median },
+    );
+    process.stdout.write(`\n${md}\n`);
+    if (opts.results) {
+      await writeFile(opts.results, md);
+      log(`wrote ${relative(process.cwd(), opts.results) || opts.results}`);
+    }
+    return;
+  }
 
   // 3. release info: timed runs direct to the registry, then one counted run each through the proxy
   const releaseInfo = {};
@@ -336,6 +427,9 @@ async function main() {
       bytes: { osimage: osimageBytes, skopeo: skopeoBytes },
     };
   }
+
+  // 3b. release new --from-release on the full-size payload
+  const fromReleaseResult = await fromRelease();
 
   // 4. Start-up
   log(`start-up: 2 warm-ups + ${opts.startupRuns} alternating runs of node -e 0, require('commander') and osimage --help`);
@@ -447,6 +541,7 @@ async function main() {
     disk: { tmpRoot, freeMiB, needMiB },
     gen: { seconds: genSec, pushSeconds: pushSec, sizes: bench.sizes, files: bench.files, releaseFiles: bench.releaseFiles },
     releaseInfo,
+    fromRelease: fromReleaseResult,
     cache,
     startup,
     resolve: { samples: resolveSamples, buildsBytes: state.builds.buildsBytes, builds: opts.builds },

@@ -154,6 +154,9 @@ export function renderResults(r, { median }) {
     '',
   );
 
+  // ---- release new --from-release
+  if (r.fromRelease) L.push(...fromReleaseLines(r.fromRelease, { median }));
+
   // ---- start-up
   const sn = med(r.startup.node);
   const so = med(r.startup.osimage);
@@ -347,5 +350,123 @@ export function renderResults(r, { median }) {
     for (const n of r.notes) L.push(`- ${n}`);
     L.push('');
   }
+  return L.join('\n');
+}
+
+/** The `release new --from-release` section (hack/bench/lib/from-release.mjs), as Markdown lines. */
+export function fromReleaseLines(fr, { median }) {
+  const L = [];
+  const s = fr.sizes;
+  const med = (samples, key = 'wallMs') => median(samples.map((x) => x[key]).filter((v) => v !== undefined));
+  L.push('## `release new --from-release` (OS swap of a full-size payload)', '');
+  L.push(
+    `The payload: ${s.tags} image tags in one repository (\`ocp/art-dev\`, by digest), every component on the shared base layer 1 ` +
+      `(one blob, pushed once): ${s.operators} operator images (label \`io.openshift.release.operator=true\`; a top layer with ` +
+      `${s.manifestsPerOperator}–${s.manifestsPerOperator + 1} manifests of a few KiB, \`manifests/image-references\` and a random ${s.operatorMiB} MiB binary: ` +
+      `${fmtMiB(s.operatorLayers)} of operator top layers, ${s.manifestFiles} manifests), plain components with a tiny layer of their own, the OS images ` +
+      '(`machine-os-content`, `rhel-coreos`, `rhel-coreos-extensions`, labelled `io.openshift.build.versions=machine-os=…`) and the ' +
+      `\`cluster-version-operator\` image, which is the two base layers (${fmtMiB(s.cvoBytes)}). The release \`${fr.from}\` is the CVO plus a ` +
+      `release-manifests layer (${fmtMiB(s.releaseLayer)} gzip, ${s.releaseFiles} files, ${fmtMiB(s.releaseTarBytes)} of file data) written as ` +
+      "`oc adm release new` writes it (operators' manifests with their image-references substituted, the machine-config-operator's " +
+      'osimageurl ConfigMap pointing at the OS tags), config label `io.openshift.release.base-image-digest` = the CVO manifest digest.',
+    '',
+  );
+  L.push(
+    `The swap: ${fr.swap.join(', ')} (one new RHCOS build: every tag carrying \`machine-os\`, since oc 4.13 fails an operator whose ` +
+      'referenced tags carry different versions of one component (image_mapper.go loadImageStreamTransforms), so swapping rhel-coreos alone to a new build fails there). Command: `release new --insecure --from-release 127.0.0.1:PROXY/' +
+      `${fr.from} ${fr.swap.length} × TAG=127.0.0.1:PROXY/ocp/art-dev@sha256:… --to-image 127.0.0.1:PROXY/ocp/release-new:TOOL-N\` ` +
+      "(osimage, osimage `--full-rebuild`, `oc adm release new`). Every run goes through the counting proxy (the payload's pullspecs name it), " +
+      `so each run's bytes are counted: response bodies of GETs, and all requests. Median of ${fr.runs} alternating runs after 1 warm-up; ` +
+      'each osimage run gets a fresh empty `OSIMAGE_CACHE_DIR`.',
+    '',
+  );
+  L.push(
+    '| tool | median wall | min | ratio to oc | bytes fetched | requests (GETs) | peak RSS | pushed release checked |',
+    '|---|---|---|---|---|---|---|---|',
+  );
+  const oc = fr.samples.oc && !fr.samples.oc.some((x) => x.failed) ? med(fr.samples.oc) : undefined;
+  const rows = [
+    ['osimage', 'osimage (default)'],
+    ['osimageFull', 'osimage `--full-rebuild`'],
+    ['oc', '`oc adm release new`'],
+  ];
+  const out = {};
+  for (const [key, label] of rows) {
+    const x = fr.samples[key];
+    if (!x) {
+      L.push(`| ${label} | ${fr.notes[key] ?? 'not measured'} | | | | | | |`);
+      continue;
+    }
+    const failed = x.find((v) => v.failed);
+    if (failed) {
+      L.push(`| ${label} | failed: ${failed.failed.replace(/\|/g, '\\|')} | | | | | | |`);
+      continue;
+    }
+    const w = med(x);
+    const b = med(x, 'bytes');
+    out[key] = w;
+    const checkKey = { osimage: 'osimage', osimageFull: 'osimage-full', oc: 'oc' }[key];
+    const check = fr.checks[checkKey];
+    const checked = !check ? 'not read' : check.length === 0 ? 'as expected' : check.join('; ').replace(/\|/g, '\\|');
+    L.push(
+      `| ${label} | ${fmtMs(w)} | ${fmtMs(Math.min(...x.map((v) => v.wallMs)))} | ${key === 'oc' || oc === undefined ? '' : ratio(w, oc)} | ${fmtBytes(b)} | ` +
+        `${med(x, 'requests')} (${med(x, 'gets')}) | ${fmtKiB(med(x, 'rssKiB'))} | ${checked} |`,
+    );
+  }
+  L.push('');
+  L.push(
+    `"Pushed release checked": each tool's last pushed release read back and compared with what the generator says oc writes for this ` +
+      'swap: the same files, every manifest byte for byte, image-references tag by tag (pullspec and annotations; the metadata is the ' +
+      "tool's), the CVO's layers below and the base-image-digest label. For scale: the release's manifest and config are " +
+      `${s.releaseManifest} B and ${s.releaseConfig} B, its release-manifests layer ${fmtMiB(s.releaseLayer)}, the machine-config-operator's top layer ` +
+      `${fmtMiB(s.mcoLayer)}, all ${s.operators} operator top layers ${fmtMiB(s.operatorLayers)}.`,
+    '',
+  );
+  const target = out.osimage !== undefined && oc !== undefined ? out.osimage / oc : undefined;
+  L.push('| target | measured | result |', '|---|---|---|');
+  L.push(
+    `| osimage \`release new --from-release\` (OS swap) ≤ 0.25× oc | ${target === undefined ? (fr.samples.osimage ? 'oc not measured' : 'osimage not available') : `${target.toFixed(2)}× (${fmtMs(out.osimage)} vs ${fmtMs(oc)})`} | ${target === undefined ? '**not measured**' : met(target <= 0.25)} |`,
+  );
+  L.push('');
+  const measured = Object.entries(fr.samples).filter(([, x]) => x.length && !x.some((v) => v.failed));
+  if (measured.length) {
+    const kinds = [...new Set(measured.flatMap(([, x]) => Object.keys(x[x.length - 1].byKind ?? {})))].sort();
+    const names = { osimage: 'osimage', osimageFull: 'osimage `--full-rebuild`', oc: 'oc' };
+    L.push("Where each tool's bytes went (its last run; blobs named by digest; in brackets, the number of GETs):", '');
+    L.push(`| tool | ${kinds.join(' | ')} |`, `|---|${kinds.map(() => '---|').join('')}`);
+    for (const [who, x] of measured) {
+      const k = x[x.length - 1].byKind ?? {};
+      L.push(
+        `| ${names[who] ?? who} | ${kinds.map((kind) => (k[kind] ? `${fmtMiB(k[kind].bytes)} (${k[kind].count}${k[kind].count < 3 && k[kind].which ? `: ${k[kind].which.join(', ')}` : ''})` : '0')).join(' | ')} |`,
+      );
+    }
+    L.push('');
+  }
+  L.push('<details><summary>every run (wall ms, bytes fetched)</summary>', '');
+  for (const [who, x] of Object.entries(fr.samples))
+    L.push(
+      `- ${who}: ${x.map((v) => `${v.wallMs.toFixed(0)} (${fmtMiB(v.bytes)}, ${v.requests} req)${v.failed ? ' failed' : ''}`).join(', ')}`,
+    );
+  L.push('', '</details>', '');
+  return L;
+}
+
+/** The report of `run.mjs --only from-release`: the machine, then the one section. */
+export function renderFromReleaseOnly(r, { median }) {
+  const m = r.machine;
+  const L = ['# osimage benchmarks: `release new --from-release` alone', ''];
+  L.push(
+    `Produced by \`node hack/bench/run.mjs --only from-release\` on ${r.started.toISOString().replace('T', ' ').slice(0, 16)} UTC ` +
+      `(took ${((r.finished - r.started) / 1000).toFixed(0)} s), commit ${m.commit}${m.dirty ? ' (with uncommitted changes in the checkout)' : ''}.`,
+    '',
+  );
+  L.push(`- ${m.cores} cores (${m.cpuModel}), ${m.memGiB.toFixed(1)} GiB memory, ${m.os}, Node.js ${m.node}`);
+  L.push(`- tools: docker-registry ${r.tools.registry}; oc: ${r.tools.oc ?? '**not on PATH, not measured**'}; peak RSS by ${r.rssMethod}`);
+  for (const l of r.load) L.push(`- load ${l.label}: \`${l.uptime}\``);
+  L.push(
+    `- base layers ${r.opts.baseMiB} MiB (${fmtMiB(r.gen.sizes.base1)} + ${fmtMiB(r.gen.sizes.base2)} gzip); generated in ${r.gen.seconds.toFixed(1)} s, pushed in ${r.gen.pushSeconds.toFixed(1)} s`,
+  );
+  L.push('');
+  L.push(...fromReleaseLines(r.fromRelease, { median }));
   return L.join('\n');
 }
