@@ -116,7 +116,9 @@ export async function runFromRelease(mappingArgs: string[], o: NewOptions): Prom
 
   const done = await readImages(o, async (open, opts) => {
     const source = await open(release);
-    const openComponent = (pullspec: string) => openImage(osImageLocation(release, pullspec), opts);
+    // One transport per registry for the hundreds of component images: one ping, tokens kept.
+    const transports = new Map();
+    const openComponent = (pullspec: string) => openImage(osImageLocation(release, pullspec), { ...opts, transports });
     let result;
     try {
       result = await assembleFromRelease({

@@ -15,6 +15,11 @@ export interface ConnectOptions {
   retry?: RetryPolicy;
   /** Tests and callers that want their own HTTP client. */
   client?: HttpClient;
+  /**
+   * Transports to share between images of one registry (one ping, tokens kept by scope): a command reading many
+   * images passes one map. Shared only where the same credential applies.
+   */
+  transports?: Map<string, RegistryTransport>;
 }
 
 /**
@@ -33,6 +38,11 @@ export async function connect(
     ...(opts.home ? { home: opts.home } : {}),
     ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
   });
+  const key = [reference.registry, reference.apiHost, lookup.file ?? '', lookup.key ?? '', opts.insecure ?? false, opts.caFile ?? ''].join(
+    '\0',
+  );
+  const shared = opts.transports?.get(key);
+  if (shared) return { reference, transport: shared };
   const transport = new RegistryTransport({
     registry: reference.registry,
     apiHost: reference.apiHost,
@@ -43,5 +53,6 @@ export async function connect(
     ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
     ...(opts.client ? { client: opts.client } : {}),
   });
+  opts.transports?.set(key, transport);
   return { reference, transport };
 }

@@ -114,3 +114,31 @@ export async function readOperatorManifests(img: ComponentImage, open: OpenCompo
     newest,
   };
 }
+
+/**
+ * Only an operator image's `manifests/image-references` (which tags it references): its top layer is read until
+ * that entry, not to its end. For pruning alone; an image whose manifests are used is read whole
+ * (readOperatorManifests), and verified.
+ */
+export async function readOperatorReferences(img: ComponentImage, open: OpenComponent): Promise<Set<string>> {
+  const manifest = img.manifest.layers.length === 0 ? img.manifest : { ...img.manifest, layers: img.manifest.layers.slice(-1) };
+  let refs: Buffer | undefined;
+  await withSource(open, img.pullspec, (source) =>
+    walkLayers(source, manifest, {
+      folder: 'manifests',
+      only: [IMAGE_REFERENCES],
+      wantData: (p) => p === IMAGE_REFERENCES,
+      onFile: (f) => {
+        if (f.path === IMAGE_REFERENCES && f.type === 'file' && f.linkOf === undefined) refs = f.data;
+      },
+    }),
+  );
+  if (refs === undefined) return new Set();
+  try {
+    return new Set(parseImageStream(refs.toString('utf8'), `${img.tag}/${IMAGE_REFERENCES}`).spec.tags.map((t) => t.name));
+  } catch (err) {
+    throw new OsimageError(`operator ${JSON.stringify(img.tag)} contained an invalid image-references file: ${describe(err)}`, {
+      cause: err,
+    });
+  }
+}

@@ -28,7 +28,13 @@ import {
   type OperatorSource,
   type PayloadFile,
 } from './assemble.js';
-import { readComponentConfigs, readOperatorManifests, type ComponentImage, type OpenComponent } from './components.js';
+import {
+  readComponentConfigs,
+  readOperatorManifests,
+  readOperatorReferences,
+  type ComponentImage,
+  type OpenComponent,
+} from './components.js';
 import type { Mapping } from './mappings.js';
 import { releaseMetadata, type ReleaseMetadata } from './metadata.js';
 import { readInputRelease, type InputRelease } from './release-input.js';
@@ -298,6 +304,14 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
         await readOperators(operatorImages.filter((i) => names.includes(i.tag)));
         return read;
       },
+      readReferences: async (list) => {
+        const { forEachLimit } = await import('../../files/parallel.js');
+        const out: Array<Set<string>> = new Array(list.length);
+        await forEachLimit([...list.entries()], 6, async ([i, img]) => {
+          out[i] = await readOperatorReferences(img, o.open);
+        });
+        return out;
+      },
       open: o.open,
       filterByOs: o.filterByOs,
       fileOptions: { metadata, allowMissingImages: o.allowMissingImages, skipManifestCheck: o.skipManifestCheck },
@@ -305,7 +319,13 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
   }
 
   if (plan?.reason) o.onDebug?.(`every operator image is read: ${plan.reason}`);
-  if (plan?.files) {
+  if (plan?.files && plan.keep) {
+    const keep = plan.keep;
+    const kept = tags.filter((t) => keep.has(t.name));
+    if (kept.length !== tags.length) {
+      o.onInfo?.(`Included ${kept.length} images from ${operatorImages.length} input operators into the release`);
+      stream.spec.tags = kept;
+    }
     o.onInfo?.(
       `Kept the payload files of ${operatorImages.length - read.size} of ${operatorImages.length} operators from the release; read ${read.size} operator image${read.size === 1 ? '' : 's'} (--full-rebuild reads all)`,
     );

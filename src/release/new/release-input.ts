@@ -73,23 +73,37 @@ export async function readInputRelease(source: ImageSource, filterByOs: string |
   let refs: Buffer | undefined;
   let referencesTime: Date | undefined;
   let meta: Buffer | undefined;
-  const files: PayloadFile[] = [];
+  let files: PayloadFile[] = [];
   let total = 0;
-  await walkLayers(source, manifest, {
-    folder: RELEASE_FOLDER,
-    onFile: (f) => {
-      if (f.type !== 'file' || f.path.includes('/')) return;
-      total += f.data.length;
-      if (total > MAX_PAYLOAD_BYTES) {
-        throw new OsimageError(`${source.name}: release-manifests/ holds more than ${MAX_PAYLOAD_BYTES / (1024 * 1024)} MiB`);
-      }
-      if (f.path === IMAGE_REFERENCES) {
-        refs = f.data;
-        referencesTime = f.mtime;
-      } else if (f.path === RELEASE_METADATA) meta = f.data;
-      else files.push({ name: f.path, data: f.data, mtime: f.mtime });
-    },
-  });
+  const walk = (layers: typeof manifest.layers) =>
+    walkLayers(
+      source,
+      { ...manifest, layers },
+      {
+        folder: RELEASE_FOLDER,
+        onFile: (f) => {
+          if (f.type !== 'file' || f.path.includes('/')) return;
+          total += f.data.length;
+          if (total > MAX_PAYLOAD_BYTES) {
+            throw new OsimageError(`${source.name}: release-manifests/ holds more than ${MAX_PAYLOAD_BYTES / (1024 * 1024)} MiB`);
+          }
+          if (f.path === IMAGE_REFERENCES) {
+            refs = f.data;
+            referencesTime = f.mtime;
+          } else if (f.path === RELEASE_METADATA) meta = f.data;
+          else files.push({ name: f.path, data: f.data, mtime: f.mtime });
+        },
+      },
+    );
+  // The payload is the top layer in every release oc or osimage builds: read the base layers only when it is not
+  // all there (as oc stops once it has image-references and release-metadata).
+  await walk(manifest.layers.slice(-1));
+  if ((refs === undefined || meta === undefined) && manifest.layers.length > 1) {
+    refs = meta = referencesTime = undefined;
+    files = [];
+    total = 0;
+    await walk(manifest.layers);
+  }
   if (refs === undefined || refs.length === 0) throw new OsimageError('release image did not contain any image-references content');
   let stream: ImageStream;
   try {

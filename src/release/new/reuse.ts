@@ -35,6 +35,8 @@ export interface ReuseInput {
   overridden: Set<string>;
   /** Reads these operators' manifests (once each); returns every operator read so far. */
   readOperators(names: string[]): Promise<Map<string, OperatorSource>>;
+  /** Reads only these operators' image-references: the tags each references. */
+  readReferences(images: ComponentImage[]): Promise<Array<Set<string>>>;
   open: OpenComponent;
   filterByOs: string | undefined;
   fileOptions: OperatorFileOptions;
@@ -43,6 +45,8 @@ export interface ReuseInput {
 export interface ReusePlan {
   /** The payload's operator files (everything but image-references and release-metadata), when reuse holds. */
   files?: PayloadFile[];
+  /** The tags a full rebuild keeps (the others are pruned), when reuse holds. */
+  keep?: Set<string>;
   /** Why the payload must be rebuilt in full. */
   reason?: string;
 }
@@ -58,13 +62,18 @@ const sameVersions = (a: TagReference | undefined, b: TagReference | undefined) 
   (a?.annotations?.[ANNOTATION_VERSIONS] ?? '') === (b?.annotations?.[ANNOTATION_VERSIONS] ?? '') &&
   (a?.annotations?.[ANNOTATION_DISPLAY_NAMES] ?? '') === (b?.annotations?.[ANNOTATION_DISPLAY_NAMES] ?? '');
 
-/** Operators a payload file may have come from, by its name (`0000_50_<tag>_…`, or the tag's name in it). */
-export function candidateOperators(file: string, operators: string[]): string[] {
-  return operators.filter((op) => {
-    if (file.startsWith(`0000_50_${op}_`) || file.includes(op)) return true;
-    const short = op.replace(/^cluster-/, '').replace(/-operator$/, '');
-    return short.length >= 3 && file.includes(short);
-  });
+/**
+ * Operators a payload file may have come from, by its name, most likely first: `0000_50_<tag>_…` (oc's prefix),
+ * then the tag in the name, then the tag without `cluster-` and `-operator` (`0000_80_machine-config_…`).
+ */
+export function candidateOperators(file: string, operators: string[]): string[][] {
+  const short = (op: string) => op.replace(/^cluster-/, '').replace(/-operator$/, '');
+  const prefixed = operators.filter((op) => file.startsWith(`0000_50_${op}_`));
+  const named = operators.filter((op) => !prefixed.includes(op) && file.includes(op));
+  const shortly = operators.filter(
+    (op) => !prefixed.includes(op) && !named.includes(op) && short(op).length >= 3 && file.includes(short(op)),
+  );
+  return [prefixed, named, shortly].filter((g) => g.length > 0);
 }
 
 export async function planReuse(r: ReuseInput): Promise<ReusePlan> {
@@ -90,12 +99,14 @@ async function plan(r: ReuseInput): Promise<ReusePlan> {
 
   // Tags whose image or versions change.
   const changed: TagReference[] = [];
+  // New tags: no file can hold them yet, unless an operator of the input referenced a tag it lacked (checked below).
+  const added: string[] = [];
   const movedFrom: Array<{ tag: string; pullspec: string }> = [];
   for (const t of r.stream.spec.tags) {
     const old = oldByName.get(t.name);
     if (!old) {
       if (r.images.get(t.name)?.operator) return { reason: `tag ${t.name} is a new operator image` };
-      if (!r.include.has(t.name)) return { reason: `tag ${t.name} is new, and only its operators' image-references can keep it` };
+      added.push(t.name);
       continue;
     }
     const moved = pullspecOf(old) !== pullspecOf(t);
@@ -123,37 +134,59 @@ async function plan(r: ReuseInput): Promise<ReusePlan> {
   const texts = r.input.files.map((f) => ({ file: f, text: f.data.toString('latin1') }));
   const touched = texts.filter(({ text }) => [...needles].some((n) => text.includes(n))).map(({ file }) => file.name);
 
-  // Trace each touched file to an operator, read those operators, and check that they reproduce the input.
-  const wanted = new Set<string>();
-  for (const name of touched) {
-    const c = candidateOperators(name, operators);
-    if (c.length === 0) return { reason: `no operator could be traced for ${name}` };
-    for (const op of c) wanted.add(op);
-  }
-  const read = await r.readOperators([...wanted]);
-  const ops = [...wanted].sort().map((n) => read.get(n)!);
+  // Trace each touched file to an operator: read the likeliest operators first, then the next likeliest for the
+  // files still untraced. Every operator read must give the input's files exactly from the input's image-references.
   const inputFiles = new Map(r.input.files.map((f) => [f.name, f.data]));
-  const oldFiles = await buildOperatorFiles(
-    { ...r.fileOptions, metadata: { kind: 'cincinnati-metadata-v0', version: r.inputName, previous: [] }, skipManifestCheck: true },
-    ops.filter((op) => op.files.length > 0),
-    r.input.stream,
-  );
-  for (const f of oldFiles) {
-    const had = inputFiles.get(f.name);
-    if (!had?.equals(f.data)) return { reason: `the release's ${f.name} is not what ${f.source} gives` };
+  const oldMetadata = { kind: 'cincinnati-metadata-v0' as const, version: r.inputName, previous: [] };
+  const tried = new Set<string>();
+  const traced = new Set<string>();
+  let read = new Map<string, OperatorSource>();
+  for (let round = 0; touched.some((n) => !traced.has(n)); round++) {
+    const wanted = new Set<string>();
+    for (const name of touched.filter((n) => !traced.has(n))) {
+      const groups = candidateOperators(name, operators).map((g) => g.filter((op) => !tried.has(op)));
+      const next = groups.find((g) => g.length > 0);
+      if (!next) return { reason: `no operator read gives ${name}` };
+      for (const op of next) wanted.add(op);
+    }
+    read = await r.readOperators([...wanted]);
+    const ops = [...wanted].sort().map((n) => read.get(n)!);
+    for (const op of wanted) tried.add(op);
+    const oldFiles = await buildOperatorFiles(
+      { ...r.fileOptions, metadata: oldMetadata, skipManifestCheck: true },
+      ops.filter((op) => op.files.length > 0),
+      r.input.stream,
+    );
+    for (const f of oldFiles) {
+      if (!inputFiles.get(f.name)?.equals(f.data)) return { reason: `the release's ${f.name} is not what ${f.source} gives` };
+      traced.add(f.name);
+    }
   }
-  const traced = new Set(oldFiles.map((f) => f.name));
-  const untraced = touched.find((n) => !traced.has(n));
-  if (untraced) return { reason: `no operator read gives ${untraced}` };
+  const ops = [...tried].sort().map((n) => read.get(n)!);
 
-  // Pruning: every tag kept for a reason a full rebuild would also see.
+  // Pruning: every tag kept for a reason a full rebuild also sees. A tag whose pullspec some payload file holds
+  // is referenced (an operator's substitution put it there); for any other, every operator's image-references is
+  // read (only that entry of each top layer), which settles pruning exactly.
   const joined = texts.map((t) => t.text).join('\n');
   const referenced = new Set<string>();
   for (const op of read.values()) for (const t of op.references?.spec.tags ?? []) referenced.add(t.name);
-  for (const t of r.stream.spec.tags) {
-    if (r.images.get(t.name)?.operator || r.include.has(t.name) || referenced.has(t.name)) continue;
+  const kept = (t: TagReference) => r.images.get(t.name)?.operator || r.include.has(t.name) || referenced.has(t.name);
+  const unshown = r.stream.spec.tags.filter((t) => {
+    if (kept(t)) return false;
     const shown = pullspecOf(oldByName.get(t.name));
-    if (!shown || !joined.includes(shown)) return { reason: `nothing shows that an operator references ${t.name}` };
+    return !shown || !joined.includes(shown);
+  });
+  let keep = new Set(r.stream.spec.tags.map((t) => t.name));
+  if (unshown.length > 0) {
+    const rest = [...r.images.values()].filter((i) => i.operator && !read.has(i.tag));
+    const refs = await r.readReferences(rest);
+    for (const [i, names] of refs.entries()) {
+      const missing = added.find((n) => names.has(n));
+      // Its files were built without that tag (--allow-missing-images): they change now.
+      if (missing) return { reason: `operator ${rest[i]!.tag} references the new tag ${missing}` };
+      for (const n of names) referenced.add(n);
+    }
+    keep = new Set(r.stream.spec.tags.filter((t) => kept(t)).map((t) => t.name));
   }
 
   const newFiles = await buildOperatorFiles(
@@ -173,5 +206,5 @@ async function plan(r: ReuseInput): Promise<ReusePlan> {
   const files = r.input.files
     .filter((f) => f.name !== IMAGE_REFERENCES && f.name !== RELEASE_METADATA)
     .map((f) => replaced.get(f.name) ?? { name: f.name, data: f.data, mtime: f.mtime });
-  return { files };
+  return { files, keep };
 }
