@@ -141,7 +141,7 @@ async function plan(r: ReuseInput): Promise<ReusePlan> {
   const tried = new Set<string>();
   const traced = new Set<string>();
   let read = new Map<string, OperatorSource>();
-  for (let round = 0; touched.some((n) => !traced.has(n)); round++) {
+  while (touched.some((n) => !traced.has(n))) {
     const wanted = new Set<string>();
     for (const name of touched.filter((n) => !traced.has(n))) {
       const groups = candidateOperators(name, operators).map((g) => g.filter((op) => !tried.has(op)));
