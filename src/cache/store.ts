@@ -76,6 +76,10 @@ export class CacheStore {
   /** Writes started by putSoon and not yet done, by path. */
   private readonly pending = new Map<string, Promise<void>>();
   private settleAtShutdown = false;
+  /** Folders made by this run (made once, not per put). */
+  private readonly made = new Set<string>();
+  /** The bytes the folder holds, as far as this run knows (scanned at its first put, then added to). */
+  private knownBytes: Promise<number> | undefined;
 
   constructor(dir: string, opts: { maxBytes?: number; onNote?: (message: string) => void } = {}) {
     this.dir = dir;
@@ -150,17 +154,30 @@ export class CacheStore {
   /** Store an entry (replacing any), then keep the cache within its bound. Never throws. */
   async put(key: CacheKey, data: Uint8Array, meta: Record<string, string> = {}): Promise<void> {
     const path = this.path(key);
+    let encoded: Uint8Array;
     try {
-      await mkdir(join(this.root, key.kind), { recursive: true, mode: 0o700 });
-      // A cache is rebuilt by the next run: no fsync.
-      await writeFileAtomic(path, encode(data, meta), { mode: 0o600, durable: false });
+      const folder = join(this.root, key.kind);
+      if (!this.made.has(folder)) {
+        await mkdir(folder, { recursive: true, mode: 0o700 });
+        this.made.add(folder);
+      }
+      // A cache is rebuilt by the next run: no fsync; every entry is 0600, whatever was there.
+      encoded = encode(data, meta);
+      await writeFileAtomic(path, encoded, { mode: 0o600, forceMode: true, durable: false });
     } catch (err) {
       this.onNote(`cannot write ${path}: ${describe(err)}`);
       return;
     }
     try {
-      await this.pruneNow(this.maxBytes);
+      // The folder is scanned once per run, then sizes are added up: a put costs the same at 100 entries as at
+      // 5,000 (a scan per put made a run's puts quadratic). Past the bound, prune scans and settles the count.
+      const size = encoded.length;
+      this.knownBytes ??= this.entries(Date.now()).then((all) => all.reduce((n, e) => n + e.size, 0) - size);
+      const total = (await this.knownBytes) + size;
+      this.knownBytes = Promise.resolve(total);
+      if (total > this.maxBytes) this.knownBytes = Promise.resolve((await this.pruneNow(this.maxBytes)).bytes);
     } catch (err) {
+      this.knownBytes = undefined;
       this.onNote(`cannot prune ${this.dir}: ${describe(err)}`);
     }
   }
@@ -243,6 +260,8 @@ export class CacheStore {
   /** Remove every entry (only this layout's folder: the cache folder itself and anything else in it stay). */
   async clear(): Promise<void> {
     await this.settle();
+    this.knownBytes = undefined;
+    this.made.clear();
     await rm(this.root, { recursive: true, force: true });
   }
 }

@@ -117,8 +117,8 @@ export async function runFromRelease(mappingArgs: string[], o: NewOptions): Prom
   const done = await readImages(o, async (open, opts) => {
     const source = await open(release);
     // One transport per registry for the hundreds of component images: one ping, tokens kept.
-    const transports = new Map();
-    const openComponent = (pullspec: string) => openImage(osImageLocation(release, pullspec), { ...opts, transports });
+    const shared = { transports: new Map(), credentials: new Map() };
+    const openComponent = (pullspec: string) => openImage(osImageLocation(release, pullspec), { ...opts, ...shared });
     let result;
     try {
       result = await assembleFromRelease({
@@ -143,6 +143,7 @@ export async function runFromRelease(mappingArgs: string[], o: NewOptions): Prom
         jsonOnly: o.output === 'json',
         releaseByTag: releaseByTag(release),
         onInfo: (line) => term.info(`info: ${line}`),
+        onWarning: (line) => term.warn(line),
         onDebug: (line) => {
           if (env().OSIMAGE_DEBUG) term.info(`debug: ${line}`);
         },

@@ -1,7 +1,7 @@
 /** A transport for one repository: the reference parsed, its credentials looked up, the stack assembled. */
 import type { OnWarning } from '../errors.js';
 import { defaultRetryPolicy, type HttpClient, type RetryPolicy } from '../http/client.js';
-import { findCredential } from './auth.js';
+import { findCredential, type CredentialLookup } from './auth.js';
 import { parseReference, type ImageReference } from './reference.js';
 import { RegistryTransport } from './transport.js';
 
@@ -20,6 +20,8 @@ export interface ConnectOptions {
    * images passes one map. Shared only where the same credential applies.
    */
   transports?: Map<string, RegistryTransport>;
+  /** Credential lookups to share the same way (the auth files are read once per repository, not per image). */
+  credentials?: Map<string, Promise<CredentialLookup>>;
 }
 
 /**
@@ -32,12 +34,20 @@ export async function connect(
 ): Promise<{ reference: ImageReference; transport: RegistryTransport }> {
   const { reference, warnings } = parseReference(ref);
   for (const w of warnings) opts.onWarning?.(w);
-  const lookup = await findCredential(reference.registry, reference.repository, {
-    ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}),
-    ...(opts.env ? { env: opts.env } : {}),
-    ...(opts.home ? { home: opts.home } : {}),
-    ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
-  });
+  const find = () =>
+    findCredential(reference.registry, reference.repository, {
+      ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}),
+      ...(opts.env ? { env: opts.env } : {}),
+      ...(opts.home ? { home: opts.home } : {}),
+      ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+    });
+  const where = `${reference.registry}\0${reference.repository}`;
+  let pending = opts.credentials?.get(where);
+  if (!pending) {
+    pending = find();
+    opts.credentials?.set(where, pending);
+  }
+  const lookup = await pending;
   const key = [reference.registry, reference.apiHost, lookup.file ?? '', lookup.key ?? '', opts.insecure ?? false, opts.caFile ?? ''].join(
     '\0',
   );

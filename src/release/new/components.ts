@@ -50,21 +50,30 @@ export async function readComponentConfigs(
   const out = new Map<string, ComponentImage>();
   await forEachLimit(tags, concurrency, async ({ tag, pullspec }) => {
     const img = await withSource(open, pullspec, async (source) => {
-      const resolved = await resolveImage(source, filterByOs);
-      const config = await readImageConfig(source, resolved.manifest.parsed.config);
-      const labels = config.config?.Labels ?? {};
-      return {
-        tag,
-        pullspec,
-        digest: resolved.manifest.digest,
-        labels,
-        manifest: resolved.manifest.parsed,
-        operator: (labels[OPERATOR_LABEL] ?? '') !== '',
-      };
+      try {
+        const resolved = await resolveImage(source, filterByOs);
+        const config = await readImageConfig(source, resolved.manifest.parsed.config);
+        const labels = config.config?.Labels ?? {};
+        return { digest: resolved.manifest.digest, labels, manifest: resolved.manifest.parsed };
+      } catch (err) {
+        throw inLayout(err, tag, source.name);
+      }
     });
-    out.set(tag, img);
+    out.set(tag, { tag, pullspec, ...img, operator: (img.labels[OPERATOR_LABEL] ?? '') !== '' });
   });
   return out;
+}
+
+/**
+ * A component that is not where an `oci:` or `oci-archive:` release says (its images are looked up there by
+ * digest): the error names the tag and says so. Registry errors are oc's own words and pass unchanged.
+ */
+function inLayout(err: unknown, tag: string, where: string): unknown {
+  if (!(err instanceof OsimageError) || !/^(oci|oci-archive):/.test(where)) return err;
+  return new OsimageError(
+    `tag ${JSON.stringify(tag)}: ${describe(err)} (a release read from an OCI layout or archive names its images by digest, and they are looked up in that same layout)`,
+    { code: err.code, exitCode: err.exitCode, cause: err },
+  );
 }
 
 /** An operator image's `/manifests` files (bytes in memory) and its image-references, as an operator source. */

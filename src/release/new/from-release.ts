@@ -90,6 +90,8 @@ export interface FromReleaseOptions {
   /** `-o json`: stop once the ImageStream is settled (nothing else is read). */
   jsonOnly?: boolean | undefined;
   onInfo?: ((line: string) => void) | undefined;
+  /** Something the user should know, without failing. */
+  onWarning?: ((line: string) => void) | undefined;
   /** Why the fast path did not hold (the command shows it with OSIMAGE_DEBUG). */
   onDebug?: ((line: string) => void) | undefined;
 }
@@ -270,6 +272,12 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
   for (const x of osOverrides) {
     const tag = byTag.get(x.tag);
     if (!tag || x.versions === undefined) continue;
+    const labelled = tag.annotations?.[ANNOTATION_VERSIONS];
+    if (labelled && labelled.split(',')[0] !== x.versions.split(',')[0]) {
+      o.onWarning?.(
+        `${x.tag}: the image says ${labelled} in its labels; the build says ${x.versions.split(',')[0]}, which is what is written`,
+      );
+    }
     tag.annotations = { ...(tag.annotations ?? {}), [ANNOTATION_VERSIONS]: x.versions, [ANNOTATION_DISPLAY_NAMES]: x.displayNames ?? '' };
   }
 

@@ -4,6 +4,7 @@
  * with `machine-os=<build id>` as the tags' versions so that `release info` shows the new OS.
  */
 import { OsimageError } from '../../errors.js';
+import { parseBuildId } from '../../rhcos/build-id.js';
 import { shipsNodeImage } from '../../payload/discover.js';
 import { planTags, type Generation } from '../../payload/generation.js';
 import { requireOsImagePullspec } from '../../payload/pullspec.js';
@@ -63,7 +64,7 @@ function versionsFor(
 
 export async function planOsSwap(input: InputRelease, release: string, o: OsSwapOptions): Promise<OsSwap> {
   const tagNames = input.stream.spec.tags.map((t) => t.name);
-  const where = `the image-references of ${release}`;
+  const where = `${release} (release-manifests/image-references)`;
   const plan = planTags(tagNames, [], where, o.stream);
   const opts = {
     dir: '',
@@ -86,8 +87,12 @@ export async function planOsSwap(input: InputRelease, release: string, o: OsSwap
     );
   }
   const build = needsBuild.length > 0 ? await o.build() : undefined;
-  const byName = new Map(input.stream.spec.tags.map((t) => [t.name, t]));
   const warnings: string[] = [];
+  const made = build ? ocpOfBuild(build.build) : undefined;
+  if (made && version && made !== `${version[1]}.${version[2]}`) {
+    warnings.push(`build ${build!.build} is a build for OpenShift ${made}, and ${release} is release ${input.stream.metadata.name}`);
+  }
+  const byName = new Map(input.stream.spec.tags.map((t) => [t.name, t]));
   const overrides: OsOverride[] = plan.tags.map((t) => {
     const explicit = explicitValue(t, opts);
     const pullspec = explicit ?? buildValue(build!, t, plan.generation);
@@ -117,7 +122,16 @@ export function describeOsChange(input: InputRelease, x: OsOverride): string {
       ?.slice(MACHINE_OS.length + 1);
   const before = machineOs(old?.annotations?.[ANNOTATION_VERSIONS]);
   const after = machineOs(x.versions);
-  if (before !== undefined && after !== undefined) return `${x.tag}: ${before} → ${after} (${x.pullspec})`;
   const was = old?.from?.kind === 'DockerImage' ? old.from.name : undefined;
+  if (was === x.pullspec) return `${x.tag}: already ${after ?? before ?? 'this image'} (${x.pullspec})`;
+  if (before !== undefined && after !== undefined) return `${x.tag}: ${before} → ${after} (${x.pullspec})`;
   return `${x.tag}: ${was ?? '(new tag)'} → ${x.pullspec}`;
+}
+
+/** The OpenShift minor a build id of the `4XY.ZZ.date` shape names (`416.94.…` → `4.16`), else undefined. */
+export function ocpOfBuild(id: string): string | undefined {
+  const b = parseBuildId(id);
+  if (b?.shape !== 'ocp-rhel') return undefined;
+  const m = /^4(\d{1,2})\./.exec(b.id);
+  return m ? `4.${Number(m[1])}` : undefined;
 }
