@@ -8,6 +8,21 @@ import { checkConflicts, type FlagRule } from './conflicts.js';
 import { readImages } from './open-image.js';
 import { settingsFrom } from './options.js';
 import type { NewOptions } from './release-new.js';
+import { readText } from '../files/read.js';
+import * as term from '../output/terminal.js';
+import { requireOsImagePullspec } from '../payload/pullspec.js';
+import { CREATE_PREFIX, MissingImagesError } from '../release/new/assemble.js';
+import { createdTime } from '../release/new/created.js';
+import { assembleFromRelease } from '../release/new/from-release.js';
+import { publishFromRelease, releaseByTag } from '../release/new/from-release-output.js';
+import { parseMappings } from '../release/new/mappings.js';
+import { releaseMetadata } from '../release/new/metadata.js';
+import { describeOsChange, planOsSwap } from '../release/new/os-swap.js';
+import * as target from '../release/new/target.js';
+import { osImageLocation } from '../release/os-image-config.js';
+import { openImage } from '../registry/open.js';
+import { resolveBuild } from '../rhcos/resolve.js';
+import { settingsFromPinsFile } from '../verify/pins.js';
 
 const OS_FLAGS = [
   'os',
@@ -52,15 +67,9 @@ export async function runFromRelease(mappingArgs: string[], o: NewOptions): Prom
   if (release === '') throw new UsageError('--from-release: the image is empty');
   if (o.output !== undefined && o.output !== 'json')
     throw new UsageError(`--output: only json is supported with --from-release, not ${JSON.stringify(o.output)}`);
-  const { parseMappings } = await import('../release/new/mappings.js');
-  const { releaseMetadata } = await import('../release/new/metadata.js');
-  const { createdTime } = await import('../release/new/created.js');
-  const target = await import('../release/new/target.js');
-  const term = await import('../output/terminal.js');
 
   let mappingFile: { path: string; text: string } | undefined;
   if (o.mappingFile !== undefined) {
-    const { readText } = await import('../files/read.js');
     mappingFile = { path: o.mappingFile, text: await readText(o.mappingFile) };
   }
   const mappings = parseMappings(mappingArgs, mappingFile);
@@ -77,7 +86,6 @@ export async function runFromRelease(mappingArgs: string[], o: NewOptions): Prom
       "--node-image needs --os-image and --extensions-image (the node image and its extensions): the release browser's build is the node image's base, not the node image",
     );
   }
-  const { requireOsImagePullspec } = await import('../payload/pullspec.js');
   for (const [flag, v] of [
     ['--os-image', o.osImage],
     ['--extensions-image', o.extensionsImage],
@@ -95,24 +103,16 @@ export async function runFromRelease(mappingArgs: string[], o: NewOptions): Prom
   const build = async () => {
     let settings;
     if (o.pins !== undefined) {
-      const { settingsFromPinsFile } = await import('../verify/pins.js');
       settings = (await settingsFromPinsFile(o.pins, { baseUrl: o.baseUrl, arch: o.arch, osStream: o.osStream })).settings;
     } else {
       settings = settingsFrom({ ...o, ...(o.osStream !== undefined ? { osStream: o.osStream } : {}) } as Parameters<
         typeof settingsFrom
       >[0]);
     }
-    const { resolveBuild } = await import('../rhcos/resolve.js');
     const resolved = await resolveBuild(settings);
     resolved.warnings.forEach(term.warn);
     return { build: resolved.build, meta: resolved.meta, metaUrl: resolved.metaUrl, manifestList: o.manifestList ?? false };
   };
-
-  const { assembleFromRelease } = await import('../release/new/from-release.js');
-  const { MissingImagesError, CREATE_PREFIX } = await import('../release/new/assemble.js');
-  const { osImageLocation } = await import('../release/os-image-config.js');
-  const { openImage } = await import('../registry/open.js');
-  const { releaseByTag } = await import('../release/new/from-release-output.js');
 
   const done = await readImages(o, async (open, opts) => {
     const source = await open(release);
@@ -150,7 +150,6 @@ export async function runFromRelease(mappingArgs: string[], o: NewOptions): Prom
         ...(wantsOs
           ? {
               osOverrides: async (input) => {
-                const { planOsSwap } = await import('../release/new/os-swap.js');
                 const swap = await planOsSwap(input, release, {
                   osImage: o.osImage,
                   extensionsImage: o.extensionsImage,
@@ -162,7 +161,6 @@ export async function runFromRelease(mappingArgs: string[], o: NewOptions): Prom
                   build,
                 });
                 swap.warnings.forEach(term.warn);
-                const { describeOsChange } = await import('../release/new/os-swap.js');
                 for (const x of swap.overrides) term.info(`info: ${describeOsChange(input, x)}`);
                 return swap.overrides;
               },
@@ -180,7 +178,6 @@ export async function runFromRelease(mappingArgs: string[], o: NewOptions): Prom
       term.outRaw(result.json);
       return result;
     }
-    const { publishFromRelease } = await import('../release/new/from-release-output.js');
     await publishFromRelease(result, {
       toDir: o.toDir,
       toFile: o.toFile,

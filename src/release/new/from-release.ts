@@ -7,6 +7,7 @@
  * (reuse.ts), unless `fullRebuild`. Pure of output: returns the files and what it decided.
  */
 import { OsimageError, UsageError, describe } from '../../errors.js';
+import { forEachLimit } from '../../files/parallel.js';
 import { digestOf } from '../../oci/digest.js';
 import { IMAGE_REFERENCES, type ImageStream, type TagReference } from '../../oci/image-stream.js';
 import { ocImageStream } from '../../oci/image-stream-oc.js';
@@ -108,9 +109,6 @@ export interface FromReleaseResult {
   base: string | undefined;
   /** True when nothing was overridden: oc's "canonical" rebuild, which must reproduce the input. */
   canonical: boolean;
-  /** The OS overrides applied, with the tag's previous pullspec and versions. */
-  osChanges: Array<OsOverride & { previous: string | undefined; previousVersions: string | undefined }>;
-  operators: { total: number; read: number; reused: number };
   /** The time oc gives the release-manifests folder, image-references and release-metadata: the newest manifest's. */
   folderTime: Date | undefined;
 }
@@ -212,22 +210,14 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
   const annotations: Record<string, string> = { ...(input.stream.metadata.annotations ?? {}) };
   if (hasOverrides) annotations[FROM_RELEASE_ANNOTATION] = o.release;
   const byTag = new Map(tags.map((t) => [t.name, t]));
-  const osChanges: FromReleaseResult['osChanges'] = [];
-  const overrides: Array<{ source: string; target: string; os?: OsOverride }> = [
+  const overrides = [
     ...o.mappings.map((m) => ({ source: m.source, target: m.target })),
-    ...osOverrides.map((x) => ({ source: x.tag, target: x.pullspec, os: x })),
+    ...osOverrides.map((x) => ({ source: x.tag, target: x.pullspec })),
   ];
   for (const m of overrides) {
     if (exclude.has(m.source)) continue;
     ordered.push(m.source);
     let tag = byTag.get(m.source);
-    if (m.os) {
-      osChanges.push({
-        ...m.os,
-        previous: tag?.from?.kind === 'DockerImage' ? tag.from.name : undefined,
-        previousVersions: tag?.annotations?.[ANNOTATION_VERSIONS],
-      });
-    }
     if (!tag) {
       tag = { name: m.source };
       tags.push(tag);
@@ -245,7 +235,7 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
     spec: { ...input.stream.spec, tags },
   };
   const base = userBase ?? fromLabel.base;
-  const result = (files: PayloadFile[], read: number, reused: number, total: number, folderTime?: Date): FromReleaseResult => ({
+  const result = (files: PayloadFile[], folderTime?: Date): FromReleaseResult => ({
     folderTime,
     input,
     metadata,
@@ -254,10 +244,8 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
     created,
     base,
     canonical: !hasOverrides,
-    osChanges,
-    operators: { total, read, reused },
   });
-  if (o.jsonOnly) return { ...result([], 0, 0, 0), json: `${goJson(ocImageStream(stream))}\n` };
+  if (o.jsonOnly) return { ...result([]), json: `${goJson(ocImageStream(stream))}\n` };
 
   // Every image's config, for its labels.
   const images = await readComponentConfigs(
@@ -288,7 +276,6 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
   const read = new Map<string, OperatorSource>();
   const readOperators = async (list: ComponentImage[]) => {
     const todo = list.filter((i) => !read.has(i.tag));
-    const { forEachLimit } = await import('../../files/parallel.js');
     await forEachLimit(todo, 6, async (img) => {
       read.set(img.tag, await readOperatorManifests(img, o.open, overridden.has(img.tag)));
     });
@@ -313,7 +300,6 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
         return read;
       },
       readReferences: async (list) => {
-        const { forEachLimit } = await import('../../files/parallel.js');
         const out: Array<Set<string>> = new Array(list.length);
         await forEachLimit([...list.entries()], 6, async ([i, img]) => {
           out[i] = await readOperatorReferences(img, o.open);
@@ -344,7 +330,7 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
       { name: RELEASE_METADATA, data: serializeReleaseMetadata(metadata), mtime: newest },
       ...plan.files,
     ];
-    return result(files, read.size, operatorImages.length - read.size, operatorImages.length, newest);
+    return result(files, newest);
   }
 
   await readOperators(operatorImages);
@@ -376,7 +362,7 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
     { name: RELEASE_METADATA, data: serializeReleaseMetadata(metadata), mtime: newest },
     ...manifests,
   ];
-  return result(files, read.size, 0, operatorImages.length, newest);
+  return result(files, newest);
 }
 
 /** The latest of some times, to the second (tar keeps seconds). */
