@@ -345,3 +345,42 @@ describe('-o json and the fast path falling back', () => {
     );
   });
 });
+
+describe('the build pinned in a release script', () => {
+  it('--pins FILE swaps to the pinned build, as verify --pins reads it', async () => {
+    const r = rel.layered!;
+    const { writeFile } = await import('node:fs/promises');
+    const script = join(tmp.dir, 'release.sh');
+    await writeFile(
+      script,
+      `#!/bin/bash\nexport RHCOS_BUILD_NAME="\${RHCOS_BUILD_NAME:-${r.builds.new}}"\nexport RHCOS_DEFAULT_CHANNEL="\${RHCOS_DEFAULT_CHANNEL:-rhcos-test}"\n`,
+    );
+    const dir = join(tmp.dir, 'pinned');
+    const run = await osimage([...base, '--from-release', r.release, '--pins', script, '--base-url', r.browser, '--to-dir', dir]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`info: rhel-coreos: ${r.builds.old} → ${r.builds.new}`);
+    expect(tagsOf(await readDir(dir)).get('rhel-coreos')!.from.name).toBe(r.newImages['rhel-coreos']);
+    const both = await osimage([...base, '--from-release', r.release, '--pins', script, '--build', r.builds.old, '--to-dir', dir]);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain('--pins reads the build and channel from FILE');
+  });
+
+  it('a swap to the build the release ships says so', async () => {
+    const r = rel.layered!;
+    const run = await osimage([
+      ...base,
+      '--from-release',
+      r.release,
+      '--base-url',
+      r.browser,
+      '--channel',
+      'rhcos-test',
+      '--build',
+      r.builds.old,
+      '--to-dir',
+      join(tmp.dir, 'same'),
+    ]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`info: rhel-coreos: already ${r.builds.old}`);
+  });
+});
