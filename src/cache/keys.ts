@@ -46,3 +46,11 @@ export function releaseFilesKey(
 export function tagKey(registry: string, repository: string, tag: string): CacheKey {
   return { kind: 'tags', name: hex(`${registry}/${repository}:${tag}`) };
 }
+
+/**
+ * The component images of one release (by its manifest digest) as `release new --from-release` read them: one
+ * entry instead of a manifest and a config per image. Each image's bytes are verified again when read.
+ */
+export function componentsKey(releaseDigest: string, filterByOs: string | undefined): CacheKey {
+  return { kind: 'release', name: `components-${hex(`${releaseDigest}\n${filterByOs ?? ''}`)}` };
+}

@@ -118,13 +118,16 @@ export async function runFromRelease(mappingArgs: string[], o: NewOptions): Prom
     const source = await open(release);
     // One transport per registry for the hundreds of component images: one ping, tokens kept.
     const shared = { transports: new Map(), credentials: new Map() };
-    const openComponent = (pullspec: string) => openImage(osImageLocation(release, pullspec), { ...opts, ...shared });
+    // The components are kept in the cache as one entry for the release, not one per image (component-cache.ts).
+    const { cache, ...uncached } = opts;
+    const openComponent = (pullspec: string) => openImage(osImageLocation(release, pullspec), { ...uncached, ...shared });
     let result;
     try {
       result = await assembleFromRelease({
         release,
         source,
         open: openComponent,
+        cache,
         filterByOs: o.keepManifestList ? 'linux/amd64' : o.filterByOs,
         mappings,
         exclude: split(o.exclude),

@@ -170,18 +170,22 @@ const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
 
 /** The image config: its blob read (verified by the transport's blob stream, capped), parsed and checked. */
 export async function readImageConfig(source: ImageSource, desc: Descriptor): Promise<ImageConfig> {
-  const bytes = await readConfig(source, desc);
+  return parseImageConfig(await readConfig(source, desc), source.name);
+}
+
+/** An image config's bytes, parsed and checked; errors name the image. */
+export function parseImageConfig(bytes: Buffer, name: string): ImageConfig {
   let doc: unknown;
   try {
     doc = JSON.parse(bytes.toString('utf8'));
   } catch {
-    throw new OsimageError(`the image configuration of ${source.name} is not valid JSON`);
+    throw new OsimageError(`the image configuration of ${name} is not valid JSON`);
   }
-  return checkImageConfig(doc, `the image configuration of ${source.name}`);
+  return checkImageConfig(doc, `the image configuration of ${name}`);
 }
 
 /** The config blob's bytes, verified by the transport's blob stream (or found in the cache by its digest). */
-async function readConfig(source: ImageSource, desc: Descriptor): Promise<Buffer> {
+export async function readConfig(source: ImageSource, desc: Descriptor): Promise<Buffer> {
   if (desc.size > MAX_CONFIG_BYTES) throw new OsimageError(`the image configuration of ${source.name} is too large (${desc.size} bytes)`);
   const cached = await getByDigest(source.cache, 'configs', desc.digest);
   if (cached) return cached.data;

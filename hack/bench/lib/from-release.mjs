@@ -165,23 +165,27 @@ export async function fromReleaseSection({
   };
   let n = 0;
   const last = {};
-  const job = (who, cmd, argv) => async () => {
-    const tag = `${who}-${n++}`;
-    const to = `${proxy.host}/${newRepo}:${tag}`;
-    const cache = join(tmp, `cache-new-${tag}`);
-    proxy.reset();
-    const r = await run(cmd, argv(to), { tmp, env: { ...process.env, OSIMAGE_CACHE_DIR: cache }, keepStdout: true });
-    const counted = { ...proxy.totals(), byKind: byKind() };
-    await rm(cache, { recursive: true, force: true });
-    if (r.code !== 0) return { wallMs: r.wallMs, rssKiB: r.rssKiB, ...counted, failed: `exit ${r.code}: ${lastLine(r.stderr)}` };
-    last[who] = tag;
-    return { wallMs: r.wallMs, rssKiB: r.rssKiB, cpuMs: r.cpuMs, ...counted };
-  };
+  // `keep`: one cache folder for every run of the job (its warm-up fills it): a repeated swap of one release.
+  const job =
+    (who, cmd, argv, { keep = false } = {}) =>
+    async () => {
+      const tag = `${who}-${n++}`;
+      const to = `${proxy.host}/${newRepo}:${tag}`;
+      const cache = join(tmp, keep ? `cache-new-${who}` : `cache-new-${tag}`);
+      proxy.reset();
+      const r = await run(cmd, argv(to), { tmp, env: { ...process.env, OSIMAGE_CACHE_DIR: cache }, keepStdout: true });
+      const counted = { ...proxy.totals(), byKind: byKind() };
+      if (!keep) await rm(cache, { recursive: true, force: true });
+      if (r.code !== 0) return { wallMs: r.wallMs, rssKiB: r.rssKiB, ...counted, failed: `exit ${r.code}: ${lastLine(r.stderr)}` };
+      last[who] = tag;
+      return { wallMs: r.wallMs, rssKiB: r.rssKiB, cpuMs: r.cpuMs, ...counted };
+    };
   const common = (to) => ['--from-release', from, ...swap, '--to-image', to];
   const jobs = {};
   const notes = {};
   if (available.fromRelease) {
     jobs.osimage = job('osimage', node, (to) => [bin, 'release', 'new', '--insecure', ...common(to)]);
+    jobs.osimageWarm = job('osimage-warm', node, (to) => [bin, 'release', 'new', '--insecure', ...common(to)], { keep: true });
     if (available.fullRebuild)
       jobs.osimageFull = job('osimage-full', node, (to) => [bin, 'release', 'new', '--insecure', '--full-rebuild', ...common(to)]);
     else notes.osimageFull = 'osimage: `--full-rebuild` not available';

@@ -377,7 +377,8 @@ export function fromReleaseLines(fr, { median }) {
       `${fr.from} ${fr.swap.length} × TAG=127.0.0.1:PROXY/ocp/art-dev@sha256:… --to-image 127.0.0.1:PROXY/ocp/release-new:TOOL-N\` ` +
       "(osimage, osimage `--full-rebuild`, `oc adm release new`). Every run goes through the counting proxy (the payload's pullspecs name it), " +
       `so each run's bytes are counted: response bodies of GETs, and all requests. Median of ${fr.runs} alternating runs after 1 warm-up; ` +
-      'each osimage run gets a fresh empty `OSIMAGE_CACHE_DIR`.',
+      'each osimage run gets a fresh empty `OSIMAGE_CACHE_DIR`, except the warm row, whose runs share one (its warm-up fills it: ' +
+      'the same swap again, as a release engineer repeats it; oc keeps no cache).',
     '',
   );
   L.push(
@@ -387,6 +388,7 @@ export function fromReleaseLines(fr, { median }) {
   const oc = fr.samples.oc && !fr.samples.oc.some((x) => x.failed) ? med(fr.samples.oc) : undefined;
   const rows = [
     ['osimage', 'osimage (default)'],
+    ['osimageWarm', 'osimage, warm cache'],
     ['osimageFull', 'osimage `--full-rebuild`'],
     ['oc', '`oc adm release new`'],
   ];
@@ -405,7 +407,7 @@ export function fromReleaseLines(fr, { median }) {
     const w = med(x);
     const b = med(x, 'bytes');
     out[key] = w;
-    const checkKey = { osimage: 'osimage', osimageFull: 'osimage-full', oc: 'oc' }[key];
+    const checkKey = { osimage: 'osimage', osimageWarm: 'osimage-warm', osimageFull: 'osimage-full', oc: 'oc' }[key];
     const check = fr.checks[checkKey];
     const checked = !check ? 'not read' : check.length === 0 ? 'as expected' : check.join('; ').replace(/\|/g, '\\|');
     L.push(
@@ -422,16 +424,21 @@ export function fromReleaseLines(fr, { median }) {
       `${fmtMiB(s.mcoLayer)}, all ${s.operators} operator top layers ${fmtMiB(s.operatorLayers)}.`,
     '',
   );
-  const target = out.osimage !== undefined && oc !== undefined ? out.osimage / oc : undefined;
   L.push('| target | measured | result |', '|---|---|---|');
-  L.push(
-    `| osimage \`release new --from-release\` (OS swap) ≤ 0.25× oc | ${target === undefined ? (fr.samples.osimage ? 'oc not measured' : 'osimage not available') : `${target.toFixed(2)}× (${fmtMs(out.osimage)} vs ${fmtMs(oc)})`} | ${target === undefined ? '**not measured**' : met(target <= 0.25)} |`,
-  );
+  for (const [key, what] of [
+    ['osimage', 'cold cache'],
+    ['osimageWarm', 'warm cache'],
+  ]) {
+    const target = out[key] !== undefined && oc !== undefined ? out[key] / oc : undefined;
+    L.push(
+      `| osimage \`release new --from-release\` (OS swap, ${what}) ≤ 0.25× oc | ${target === undefined ? (fr.samples[key] ? 'oc not measured' : 'osimage not available') : `${target.toFixed(2)}× (${fmtMs(out[key])} vs ${fmtMs(oc)})`} | ${target === undefined ? '**not measured**' : met(target <= 0.25)} |`,
+    );
+  }
   L.push('');
   const measured = Object.entries(fr.samples).filter(([, x]) => x.length && !x.some((v) => v.failed));
   if (measured.length) {
     const kinds = [...new Set(measured.flatMap(([, x]) => Object.keys(x[x.length - 1].byKind ?? {})))].sort();
-    const names = { osimage: 'osimage', osimageFull: 'osimage `--full-rebuild`', oc: 'oc' };
+    const names = { osimage: 'osimage', osimageWarm: 'osimage, warm cache', osimageFull: 'osimage `--full-rebuild`', oc: 'oc' };
     L.push("Where each tool's bytes went (its last run; blobs named by digest; in brackets, the number of GETs):", '');
     L.push(`| tool | ${kinds.join(' | ')} |`, `|---|${kinds.map(() => '---|').join('')}`);
     for (const [who, x] of measured) {

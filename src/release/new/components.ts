@@ -10,7 +10,7 @@ import { IMAGE_REFERENCES, type ImageStream } from '../../oci/image-stream.js';
 import { parseImageStream } from '../../payload/image-stream.js';
 import { resolveImage } from '../../registry/platform.js';
 import type { ImageManifest, ImageSource } from '../../registry/types.js';
-import { readImageConfig } from '../info.js';
+import { parseImageConfig, readConfig } from '../info.js';
 import { walkLayers } from '../overlay.js';
 import type { OperatorSource } from './assemble.js';
 import { MAX_PAYLOAD_BYTES } from './release-input.js';
@@ -29,6 +29,8 @@ export interface ComponentImage {
   labels: Record<string, string>;
   manifest: ImageManifest;
   operator: boolean;
+  /** The manifest's and the config's bytes as read (verified), for the components cache. */
+  raw?: { manifest: Buffer; mediaType: string; config: Buffer };
 }
 
 async function withSource<T>(open: OpenComponent, pullspec: string, f: (s: ImageSource) => Promise<T>): Promise<T> {
@@ -40,29 +42,39 @@ async function withSource<T>(open: OpenComponent, pullspec: string, f: (s: Image
   }
 }
 
-/** Every tag's image config, `concurrency` at a time; results by tag name. */
+/**
+ * Every tag's image config, `concurrency` at a time; results by tag name. Images in `known` (by pullspec, from
+ * the components cache) are not read again.
+ */
 export async function readComponentConfigs(
   tags: Array<{ tag: string; pullspec: string }>,
   open: OpenComponent,
   filterByOs: string | undefined,
+  known: ReadonlyMap<string, KnownImage> = new Map(),
   concurrency = COMPONENT_CONCURRENCY,
 ): Promise<Map<string, ComponentImage>> {
   const out = new Map<string, ComponentImage>();
   await forEachLimit(tags, concurrency, async ({ tag, pullspec }) => {
-    const img = await withSource(open, pullspec, async (source) => {
-      try {
-        const resolved = await resolveImage(source, filterByOs);
-        const config = await readImageConfig(source, resolved.manifest.parsed.config);
-        const labels = config.config?.Labels ?? {};
-        return { digest: resolved.manifest.digest, labels, manifest: resolved.manifest.parsed };
-      } catch (err) {
-        throw inLayout(err, tag, source.name);
-      }
-    });
+    const img =
+      known.get(pullspec) ??
+      (await withSource(open, pullspec, async (source) => {
+        try {
+          const resolved = await resolveImage(source, filterByOs);
+          const bytes = await readConfig(source, resolved.manifest.parsed.config);
+          const labels = parseImageConfig(bytes, source.name).config?.Labels ?? {};
+          const m = resolved.manifest;
+          return { digest: m.digest, labels, manifest: m.parsed, raw: { manifest: m.bytes, mediaType: m.mediaType, config: bytes } };
+        } catch (err) {
+          throw inLayout(err, tag, source.name);
+        }
+      }));
     out.set(tag, { tag, pullspec, ...img, operator: (img.labels[OPERATOR_LABEL] ?? '') !== '' });
   });
   return out;
 }
+
+/** What the components cache gives back for an image. */
+export type KnownImage = Pick<ComponentImage, 'digest' | 'labels' | 'manifest' | 'raw'>;
 
 /**
  * A component that is not where an `oci:` or `oci-archive:` release says (its images are looked up there by

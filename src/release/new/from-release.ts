@@ -39,6 +39,8 @@ import {
 import type { Mapping } from './mappings.js';
 import { releaseMetadata, type ReleaseMetadata } from './metadata.js';
 import { readInputRelease, type InputRelease } from './release-input.js';
+import { loadComponents, saveComponents } from './component-cache.js';
+import type { CacheStore } from '../../cache/store.js';
 import { planReuse, type ReusePlan } from './reuse.js';
 import type { ImageSource } from '../../registry/types.js';
 
@@ -67,6 +69,8 @@ export interface FromReleaseOptions {
   source: ImageSource;
   /** Opens a component image (or the base) by its pullspec. */
   open: OpenComponent;
+  /** Where the component images read are kept, as one entry for the release (component-cache.ts). */
+  cache?: CacheStore | undefined;
   filterByOs?: string | undefined;
   mappings: Mapping[];
   /** Called once the release's tags are known; returns the OS tags to set (the OS swap). */
@@ -247,12 +251,15 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
   });
   if (o.jsonOnly) return { ...result([]), json: `${goJson(ocImageStream(stream))}\n` };
 
-  // Every image's config, for its labels.
+  // Every image's config, for its labels (from the cache's entry for this release, when it has them).
+  const known = await loadComponents(o.cache, input.digest, o.filterByOs);
   const images = await readComponentConfigs(
     tags.filter((t) => t.from?.kind === 'DockerImage' && t.from.name).map((t) => ({ tag: t.name, pullspec: t.from!.name! })),
     o.open,
     o.filterByOs,
+    known,
   );
+  if ([...images.values()].some((i) => !known.has(i.pullspec))) saveComponents(o.cache, input.digest, o.filterByOs, images.values());
   for (const tag of tags) {
     const img = images.get(tag.name);
     if (img) annotateFromLabels(tag, img);
