@@ -2,9 +2,9 @@
  * The components cache of `release new --from-release`: one entry per release holding its component images'
  * manifests and configs, verified again when read; a damaged entry is dropped and the images read afresh.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { componentsKey } from '../../../src/cache/keys.js';
 import { CacheStore } from '../../../src/cache/store.js';
 import { jsonBlob } from '../../../src/release/build-layer.js';
 import type { ComponentImage } from '../../../src/release/new/components.js';
@@ -62,17 +62,23 @@ describe('the components cache', () => {
   it('drops an entry whose bytes no longer match their digests', async () => {
     const store = new CacheStore(join(tmp.dir, 'c'));
     const img = component('cli', { a: 'b' });
-    saveComponents(store, RELEASE, undefined, [img]);
-    await store.settle();
-    const folder = join(tmp.dir, 'c', (await readdir(join(tmp.dir, 'c')))[0]!, 'release');
-    const file = join(folder, (await readdir(folder))[0]!);
-    const text = await readFile(file, 'latin1');
-    const b64 = img.raw!.config.toString('base64');
-    const tampered = Buffer.from(JSON.stringify({ ...JSON.parse(img.raw!.config.toString()), config: { Labels: { a: 'c' } } })).toString(
-      'base64',
-    );
-    await writeFile(file, Buffer.from(text.replace(b64, tampered), 'latin1'));
+    const other = JSON.stringify({ ...JSON.parse(img.raw!.config.toString()), config: { Labels: { a: 'c' } } });
+    // An entry the store itself finds sound, whose config is not the one the manifest names.
+    const entry = {
+      images: [
+        {
+          pullspec: img.pullspec,
+          mediaType: img.raw!.mediaType,
+          manifest: img.raw!.manifest.toString('base64'),
+          config: Buffer.from(other).toString('base64'),
+        },
+      ],
+    };
+    await store.put(componentsKey(RELEASE, undefined), Buffer.from(JSON.stringify(entry)));
     expect((await loadComponents(store, RELEASE, undefined)).size).toBe(0);
-    expect(await readdir(folder)).toEqual([]);
+    expect(await store.get(componentsKey(RELEASE, undefined))).toBeUndefined();
+    entry.images[0]!.config = img.raw!.config.toString('base64');
+    await store.put(componentsKey(RELEASE, undefined), Buffer.from(JSON.stringify(entry)));
+    expect((await loadComponents(store, RELEASE, undefined)).get(img.pullspec)?.labels).toEqual({ a: 'b' });
   });
 });
