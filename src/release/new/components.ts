@@ -88,8 +88,18 @@ function inLayout(err: unknown, tag: string, where: string): unknown {
   );
 }
 
+/** What all operators' manifests may hold in memory together (a payload is a few MiB), shared by their reads. */
+export interface ManifestBudget {
+  left: number;
+}
+
 /** An operator image's `/manifests` files (bytes in memory) and its image-references, as an operator source. */
-export async function readOperatorManifests(img: ComponentImage, open: OpenComponent, allLayers: boolean): Promise<OperatorSource> {
+export async function readOperatorManifests(
+  img: ComponentImage,
+  open: OpenComponent,
+  allLayers: boolean,
+  budget: ManifestBudget = { left: MAX_PAYLOAD_BYTES },
+): Promise<OperatorSource> {
   const manifest =
     allLayers || img.manifest.layers.length === 0 ? img.manifest : { ...img.manifest, layers: img.manifest.layers.slice(-1) };
   const data = new Map<string, Buffer>();
@@ -104,7 +114,12 @@ export async function readOperatorManifests(img: ComponentImage, open: OpenCompo
         // oc extracts regular files only; sub-folders are skipped when the payload is written.
         if (f.type !== 'file' || f.linkOf !== undefined || f.path.includes('/')) return;
         total += f.data.length;
-        if (total > MAX_PAYLOAD_BYTES) throw new OsimageError(`${img.pullspec} (${img.tag}): /manifests holds too much data`);
+        budget.left -= f.data.length;
+        if (total > MAX_PAYLOAD_BYTES || budget.left < 0) {
+          throw new OsimageError(
+            `${img.pullspec} (${img.tag}): the operators' /manifests hold more than ${MAX_PAYLOAD_BYTES / (1024 * 1024)} MiB together`,
+          );
+        }
         data.set(f.path, f.data);
         mtimes.set(f.path, f.mtime);
         if (f.mtime && (!newest || f.mtime > newest)) newest = f.mtime;

@@ -38,7 +38,7 @@ import {
 } from './components.js';
 import type { Mapping } from './mappings.js';
 import { releaseMetadata, type ReleaseMetadata } from './metadata.js';
-import { readInputRelease, type InputRelease } from './release-input.js';
+import { MAX_PAYLOAD_BYTES, readInputRelease, type InputRelease } from './release-input.js';
 import { loadComponents, saveComponents } from './component-cache.js';
 import type { CacheStore } from '../../cache/store.js';
 import { planReuse, type ReusePlan } from './reuse.js';
@@ -281,10 +281,11 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
   const overridden = new Set(tags.filter((t) => t.annotations?.[OVERRIDE_ANNOTATION] === 'true').map((t) => t.name));
 
   const read = new Map<string, OperatorSource>();
+  const budget = { left: MAX_PAYLOAD_BYTES };
   const readOperators = async (list: ComponentImage[]) => {
     const todo = list.filter((i) => !read.has(i.tag));
     await forEachLimit(todo, 6, async (img) => {
-      read.set(img.tag, await readOperatorManifests(img, o.open, overridden.has(img.tag)));
+      read.set(img.tag, await readOperatorManifests(img, o.open, overridden.has(img.tag), budget));
     });
     for (const img of todo) {
       o.onInfo?.(overridden.has(img.tag) ? `Loading override ${img.pullspec} ${img.tag}` : `Loading ${img.digest} ${img.tag}`);

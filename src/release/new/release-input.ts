@@ -14,6 +14,8 @@ import type { PayloadFile } from './assemble.js';
 
 /** A payload's files together may not hold more than this in memory (real payloads are a few MiB). */
 export const MAX_PAYLOAD_BYTES = 512 * 1024 * 1024;
+/** Images a release may name (real ones name about 200): each is read, so a hostile list is refused. */
+export const MAX_TAGS = 10_000;
 
 export interface InputMetadata {
   previous: string[];
@@ -110,6 +112,9 @@ export async function readInputRelease(source: ImageSource, filterByOs: string |
     stream = parseImageReferences(refs);
   } catch (err) {
     throw new OsimageError(`unable to load image-references from release contents: ${describe(err)}`);
+  }
+  if (stream.spec.tags.length > MAX_TAGS) {
+    throw new OsimageError(`${source.name}: image-references names ${stream.spec.tags.length} images; at most ${MAX_TAGS} are read`);
   }
   return {
     digest: resolved.manifest.digest,
