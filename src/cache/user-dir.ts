@@ -1,6 +1,6 @@
 /**
  * The user's cache folder for osimage: `$XDG_CACHE_HOME/osimage`, else `~/.cache/osimage` (the XDG spec: a relative
- * XDG_CACHE_HOME is invalid and ignored). Imports node:path only: the launcher's code cache (src/code-cache.ts)
+ * XDG_CACHE_HOME is invalid and ignored). Imports node:path only: the launcher's code cache (src/launcher/code-cache.ts)
  * uses it before the CLI loads, and asks for the home folder (node:os) only when `$HOME` does not give it.
  */
 import { isAbsolute, join } from 'node:path';

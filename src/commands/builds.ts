@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { setExitCode } from '../context.js';
+import { describe } from '../errors.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
 
 interface BuildsOptions extends SettingsOptionValues {
@@ -28,7 +29,7 @@ export function command(): Command {
       try {
         resolved = chooseBuild(list, settings);
       } catch (err) {
-        problem = (err as Error).message;
+        problem = describe(err);
       }
       const shown = { list, settings, resolved, problem };
       if (opts.output === 'json') {

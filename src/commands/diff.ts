@@ -29,8 +29,8 @@ export function command(): Command {
   return cmd.action(async (from: string, to: string, o: DiffOptions) => {
     const settings = settingsFrom(o);
     const { compareBuilds, parseSideSpec } = await import('../packages/compare.js');
-    const { releaseOsBuild } = await import('../verify/release-build.js');
-    const { platformForArch } = await import('../verify/verify.js');
+    const { releaseOsBuild } = await import('../release/os-build.js');
+    const { platformForArch } = await import('../rhcos/platform.js');
     const view = await import('../output/package-diff-view.js');
     const { out, warn, info } = await import('../output/terminal.js');
     const sides = [parseSideSpec(from, settings.channel, 'FROM'), parseSideSpec(to, settings.channel, 'TO')] as const;

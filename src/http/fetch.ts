@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { FetchError, OsimageError, describe } from '../errors.js';
 import { readCapped } from './body.js';
 import { redactUrl } from './redact.js';
-import type { HttpClient } from './client.js';
+import { type HttpClient, httpClient } from './http-client.js';
 import { withRetries, type RetryPolicy } from './retry.js';
 import { expectOk } from './status.js';
 
@@ -29,7 +29,7 @@ export async function fetchBytes(url: string, opts: FetchOptions = {}): Promise<
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new OsimageError(`unsupported URL scheme ${parsed.protocol} in ${redactUrl(url)} (use http, https or file)`);
   }
-  const client = opts.client ?? (await import('./client.js')).httpClient();
+  const client = opts.client ?? httpClient();
   return withRetries(async () => {
     const res = await expectOk(await client.send(url, { headers: { accept: 'application/json, */*;q=0.5', ...opts.headers } }));
     return readCapped(res, maxBytes);

@@ -1,22 +1,14 @@
 /** The one list of headers osimage sends by default, and the ones that never leave their origin. */
-import { readFileSync } from 'node:fs';
+import { packageVersion } from '../package-info.js';
 
 /** Credentials: dropped when a redirect changes origin. */
 export const SENSITIVE_HEADERS: readonly string[] = ['authorization', 'cookie', 'proxy-authorization'];
 
 let userAgent: string | undefined;
 
-/** `osimage/0.1.0`: the version from package.json (two folders up from src/http and from dist/http). */
+/** `osimage/0.1.0`: the version from package.json. */
 function agent(): string {
-  if (userAgent === undefined) {
-    let version = 'unknown';
-    try {
-      version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-    } catch {
-      // a packaging mistake must not stop a request
-    }
-    userAgent = `osimage/${version}`;
-  }
+  userAgent ??= `osimage/${packageVersion()}`;
   return userAgent;
 }
 

@@ -65,30 +65,65 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
- * Run `attempt` until it succeeds, throws a non-transient error, or the policy runs out.
- * Backoff doubles with jitter; a server's Retry-After replaces the backoff.
+ * One retry loop's state: the failed attempts so far under one policy, one predicate (a TransientError is
+ * worth another try) and one backoff. A caller whose attempt has several steps (a request, then its body read,
+ * then a resumed read) passes the same loop to each, so retries are counted once, never multiplied.
  */
-export async function withRetries<T>(attempt: (n: number) => Promise<T>, policy: RetryPolicy = defaultRetryPolicy()): Promise<T> {
-  for (let n = 0; ; n++) {
-    try {
-      return await attempt(n);
-    } catch (err) {
-      if (!(err instanceof TransientError) || n >= policy.retries) throw err;
-      let delay: number;
-      if (err.retryAfterMs !== undefined) {
-        if (err.retryAfterMs > policy.maxRetryAfterMs) {
-          throw new FetchError(
-            `${err.message}; the server asked to retry after ${Math.ceil(err.retryAfterMs / 1000)}s, longer than ${policy.maxRetryAfterMs / 1000}s`,
-            err.url,
-            err.status,
-          );
-        }
-        delay = err.retryAfterMs;
-      } else {
-        const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** n);
-        delay = exp / 2 + Math.random() * (exp / 2);
+export class RetryLoop {
+  readonly policy: RetryPolicy;
+  private failures = 0;
+
+  constructor(policy: RetryPolicy = defaultRetryPolicy()) {
+    this.policy = policy;
+  }
+
+  /** Retries made so far. */
+  get retried(): number {
+    return this.failures;
+  }
+
+  /** True when the policy has no retry left. */
+  get spent(): boolean {
+    return this.failures >= this.policy.retries;
+  }
+
+  /**
+   * After a failed attempt: throw `err` when it is not worth another try or the policy is spent, else wait
+   * (backoff doubling with jitter; a server's Retry-After replaces it) and count the retry.
+   */
+  async failed(err: unknown): Promise<void> {
+    const n = this.failures;
+    if (!(err instanceof TransientError) || this.spent) throw err;
+    let delay: number;
+    if (err.retryAfterMs !== undefined) {
+      if (err.retryAfterMs > this.policy.maxRetryAfterMs) {
+        throw new FetchError(
+          `${err.message}; the server asked to retry after ${Math.ceil(err.retryAfterMs / 1000)}s, longer than ${this.policy.maxRetryAfterMs / 1000}s`,
+          err.url,
+          err.status,
+        );
       }
-      await sleep(delay);
+      delay = err.retryAfterMs;
+    } else {
+      const exp = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** n);
+      delay = exp / 2 + Math.random() * (exp / 2);
+    }
+    this.failures++;
+    await sleep(delay);
+  }
+}
+
+/**
+ * Run `attempt` until it succeeds, throws a non-transient error, or the policy runs out. `loop` may be a
+ * caller's RetryLoop, whose retries this call shares.
+ */
+export async function withRetries<T>(attempt: (n: number) => Promise<T>, loop: RetryPolicy | RetryLoop = defaultRetryPolicy()): Promise<T> {
+  const retries = loop instanceof RetryLoop ? loop : new RetryLoop(loop);
+  for (;;) {
+    try {
+      return await attempt(retries.retried);
+    } catch (err) {
+      await retries.failed(err);
     }
   }
 }

@@ -18,8 +18,6 @@ import { MAX_JSON_DEPTH, bracketDepth, jsonKind, tooDeep, tooDeepMessage } from 
 
 export const IMAGE_REFERENCES = 'image-references';
 export const IMAGE_STREAM_API_VERSION = 'image.openshift.io/v1';
-/** The tag of the OS image in payloads since 2019 (`oc adm release info --image-for machine-os-content`). */
-export const OS_CONTENT_TAG = 'machine-os-content';
 
 export interface TagReference {
   name: string;

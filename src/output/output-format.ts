@@ -2,10 +2,10 @@
  * `release info -o FORMAT`: oc's formats and its texts. `json`, `name`, `pullspec`, `digest`, and the template
  * printers of k8s.io/cli-runtime: `jsonpath=`, `jsonpath-as-json=`, `jsonpath-file=`, `go-template=`,
  * `go-template-file=`, `template=`, `templatefile=` (the template after `=`, or in `--template`). The format name
- * and the template are checked here, before any network; the printers (jsonpath.ts, go-template.ts) are loaded
+ * and the template are checked here, before any network; the printers (src/golang/jsonpath.ts, template.ts) are loaded
  * only when such a format is given.
  */
-import { UsageError } from '../errors.js';
+import { UsageError, describe } from '../errors.js';
 
 const PLAIN = ['json', 'pullspec', 'digest', 'name'] as const;
 const GO_TEMPLATE = ['go-template', 'go-template-file', 'template', 'templatefile'] as const;
@@ -68,7 +68,7 @@ async function readTemplateFile(file: string): Promise<string> {
           ? `open ${file}: permission denied`
           : code === 'EISDIR'
             ? `read ${file}: is a directory`
-            : `open ${file}: ${(err as Error).message}`;
+            : `open ${file}: ${describe(err)}`;
     throw new UsageError(`error reading --template ${file}, ${why}`);
   }
 }
@@ -98,7 +98,7 @@ export async function parseOutputFormat(value: string | undefined, templateFlag 
 
 async function parse(kind: TemplateFormat['kind'], template: string): Promise<unknown> {
   if (kind === 'jsonpath') {
-    const jp = await import('./jsonpath.js');
+    const jp = await import('../golang/jsonpath.js');
     try {
       return jp.parseJsonPath(template);
     } catch (err) {
@@ -106,7 +106,7 @@ async function parse(kind: TemplateFormat['kind'], template: string): Promise<un
       throw err;
     }
   }
-  const gt = await import('./go-template.js');
+  const gt = await import('../golang/template.js');
   try {
     return gt.parseGoTemplate(template);
   } catch (err) {
@@ -136,7 +136,7 @@ export async function printTemplate(
   } catch (err) {
     // Data nested thousands deep (a hostile image) overflows the printers' recursion: one line, not a stack trace.
     if (!(err instanceof RangeError && /call stack/i.test(err.message))) throw err;
-    const { goQuote } = await import('./go-value.js');
+    const { goQuote } = await import('../golang/value.js');
     const what = format.kind === 'jsonpath' ? 'jsonpath' : 'template';
     return { out: '', error: `error executing ${what} ${goQuote(format.template)}: the data is nested too deeply to print` };
   }
@@ -149,9 +149,9 @@ async function runTemplate(
 ): Promise<TemplateOutput> {
   const raw = JSON.stringify(object);
   const data: unknown = JSON.parse(raw);
-  const { goQuote } = await import('./go-value.js');
+  const { goQuote } = await import('../golang/value.js');
   if (format.kind === 'jsonpath') {
-    const jp = await import('./jsonpath.js');
+    const jp = await import('../golang/jsonpath.js');
     try {
       return { out: jp.executeJsonPath(format.parsed as never, data, { asJson: format.asJson, allowMissingKeys }) };
     } catch (err) {
@@ -159,11 +159,11 @@ async function runTemplate(
       return { out: '', error: `error executing jsonpath ${goQuote(format.template)}: Error executing template: ${err.message}` };
     }
   }
-  const gt = await import('./go-template.js');
+  const gt = await import('../golang/template.js');
   const r = gt.executeGoTemplate(format.template, format.parsed as never, data, { missingKeyError: !allowMissingKeys });
   if (!r.error) return { out: r.out };
-  const { goJson } = await import('../go-json.js');
-  const { goPrint } = await import('./go-fmt.js');
+  const { goJson } = await import('../golang/json.js');
+  const { goPrint } = await import('../golang/fmt.js');
   const debug =
     `Error executing template: ${r.error.message}. Printing more information for debugging the template:\n` +
     `\ttemplate was:\n\t\t${format.template}\n` +

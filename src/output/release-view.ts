@@ -7,7 +7,7 @@ import { digestOf } from '../oci/digest.js';
 import { dockerImage } from '../oci/image-stream.js';
 import { ANNOTATION_COMMIT, ANNOTATION_SOURCE_LOCATION, sortSemver, streamVersionList, versionLabel } from '../release/references.js';
 import { escapeControls } from './escape.js';
-import { goPrint } from './go-fmt.js';
+import { goPrint } from '../golang/fmt.js';
 
 /**
  * Go text/tabwriter with minwidth 0, padding 1, pad char ' ', no flags. Cells come from the image (tags,

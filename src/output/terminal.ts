@@ -4,12 +4,13 @@
  * current run's (`io()`, `env()`), so an in-process run writes to its own streams.
  */
 import { type OutputStream, env, io } from '../context.js';
+import { envFlag } from '../env-flag.js';
 import type { Warning } from '../errors.js';
 import { escapeControls, escapeText } from './escape.js';
 
 export function useColor(stream: OutputStream = io().stderr, vars: NodeJS.ProcessEnv = env()): boolean {
-  if (vars.NO_COLOR !== undefined && vars.NO_COLOR !== '') return false;
-  if (vars.FORCE_COLOR !== undefined && vars.FORCE_COLOR !== '0') return true;
+  if (envFlag(vars.NO_COLOR)) return false;
+  if (envFlag(vars.FORCE_COLOR)) return true;
   return Boolean(stream.isTTY) && vars.TERM !== 'dumb';
 }
 

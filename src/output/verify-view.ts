@@ -1,5 +1,6 @@
 /** `verify` views: a short text report, and the documented `-o json` object. */
-import type { OsImageSide, Verdict } from '../verify/compare.js';
+import type { OsImageSide } from '../release/os-build.js';
+import type { Verdict } from '../verify/compare.js';
 import type { ExtensionsVerdict } from '../verify/extensions.js';
 import type { BootimagesReport } from '../verify/bootimages.js';
 import type { VerifyReport } from '../verify/verify.js';

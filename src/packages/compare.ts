@@ -5,7 +5,7 @@
 import { OsimageError, UsageError, type Warning } from '../errors.js';
 import { resolveBuild } from '../rhcos/resolve.js';
 import { validateBuildName, validateChannel, type Settings } from '../rhcos/settings.js';
-import type { ReleaseOsBuild } from '../verify/release-build.js';
+import type { ReleaseOsBuild } from '../release/os-build.js';
 import type { Advisory } from './advisories.js';
 import { diffPackages, mainArch, type PackageDiff } from './diff.js';
 import { buildPackages } from './load.js';

@@ -7,8 +7,8 @@ import { describe } from '../errors.js';
 import type { SourceOptions } from '../registry/types.js';
 import type { ReleaseInfo } from '../release/info.js';
 import type { Settings } from '../rhcos/settings.js';
-import { osBuildOf } from '../verify/release-build.js';
-import { platformForArch } from '../verify/verify.js';
+import { osBuildOf } from '../release/os-build.js';
+import { platformForArch } from '../rhcos/platform.js';
 import { compareBuilds, type BuildDiffReport } from './compare.js';
 
 export async function releasePackageChanges(

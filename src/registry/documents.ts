@@ -5,8 +5,7 @@
  * the image reference or file), the JSON path (`layers[0].size`) and what is wrong with it.
  */
 import { OsimageError } from '../errors.js';
-import { digestProblem } from '../oci/digest.js';
-import { isValidSize } from './digest.js';
+import { digestProblem, isValidSize } from '../oci/digest.js';
 import { isJsonObject as isRecord, jsonKind } from '../json.js';
 import type { ImageConfig, ImageIndex, ImageManifest } from './types.js';
 

@@ -19,9 +19,8 @@ import {
   type ImageSource,
   type SourceOptions,
 } from './types.js';
-import { isDigest } from '../oci/digest.js';
+import { isDigest, sha256Digest, verifyBytes, verifyingStream } from '../oci/digest.js';
 import { checkManifest } from './documents.js';
-import { sha256Digest, verifyBytes, verifyingStream } from './digest.js';
 
 export const REF_NAME_ANNOTATION = 'org.opencontainers.image.ref.name';
 

@@ -9,7 +9,7 @@ import { redactUrl } from '../http/redact.js';
 import { connect, type ConnectOptions } from './connect.js';
 import type { ImageReference } from './reference.js';
 import type { RegistryTransport } from './transport.js';
-import { sha256Digest } from './digest.js';
+import { sha256Digest } from '../oci/digest.js';
 
 export type PushOptions = ConnectOptions;
 

@@ -4,7 +4,7 @@
  * `data.streams` is a JSON object, OS stream name (`rhel-9`, `rhel-10`) → stream. Core only: it reads and parses.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { OsimageError } from '../errors.js';
+import { OsimageError, describe } from '../errors.js';
 import { parseYamlDocuments, yamlValue } from '../files/yaml.js';
 import type { ImageSource } from '../registry/types.js';
 import { extractFile, type ExtractOptions } from './extract.js';
@@ -43,7 +43,7 @@ function parseJson(text: string, where: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new OsimageError(`${where} is not valid JSON: ${(err as Error).message}`, { code: 'invalid-input' });
+    throw new OsimageError(`${where} is not valid JSON: ${describe(err)}`, { code: 'invalid-input' });
   }
 }
 

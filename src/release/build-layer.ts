@@ -5,7 +5,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { pack as tarPack } from 'tar-stream';
-import { sha256Digest } from '../registry/digest.js';
+import { sha256Digest } from '../oci/digest.js';
 import { MEDIA_TYPES, type Descriptor, type ImageConfig, type Platform } from '../registry/types.js';
 
 export interface LayerEntry {

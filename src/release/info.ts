@@ -3,7 +3,7 @@
  * across all its layers (top down, whiteouts honoured), stopping as soon as the question asked is answered.
  */
 import { posix } from 'node:path';
-import { OsimageError } from '../errors.js';
+import { OsimageError, describe } from '../errors.js';
 import { checkImageConfig } from '../registry/documents.js';
 import { resolveImage } from '../registry/platform.js';
 import type { Descriptor, ImageConfig, ImageManifest, ImageSource } from '../registry/types.js';
@@ -96,14 +96,14 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
     try {
       references = parseImageReferences(rawRefs, `${source.name} (${RELEASE_FOLDER}/${IMAGE_REFERENCES})`);
     } catch (err) {
-      errors.push((err as Error).message);
+      errors.push(describe(err));
     }
   }
   if (rawMeta && !opts.referencesOnly) {
     try {
       metadata = parseReleaseMetadata(rawMeta, `${source.name} (${RELEASE_FOLDER}/${RELEASE_METADATA})`);
     } catch (err) {
-      errors.push((err as Error).message);
+      errors.push(describe(err));
     }
   }
   if (errors.length === 1) throw new OsimageError(`release image could not be read: ${errors[0]}`);

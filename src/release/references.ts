@@ -7,7 +7,7 @@ import { type Warning, describe } from '../errors.js';
 import type { ImageStream, TagReference } from '../oci/image-stream.js';
 import { streamOfTag } from '../oci/os-tags.js';
 import { tooDeep, tooDeepMessage } from '../json.js';
-import { compare as compareSemver, format as formatSemver, parse as parseSemver, type Semver } from './semver.js';
+import { compare as compareSemver, format as formatSemver, parse as parseSemver, type Semver } from '../golang/semver.js';
 
 export interface CincinnatiMetadata {
   kind?: string;
@@ -81,7 +81,7 @@ export function parseComponentVersions(label: string, displayNames = ''): Map<st
     const [k, v] = [pair.slice(0, eq), pair.slice(eq + 1)];
     if (k.length < 2) throw new Error(`the version name ${JSON.stringify(k)} must be at least 2 characters`);
     if (!VERSION_KEY.test(k)) throw new Error(`the version name "${k}" must only be ASCII alphanumerics and internal hyphens`);
-    // oc's parser and its words (src/release/semver.ts): `v4.13.1` is no version.
+    // oc's parser and its words (src/golang/semver.ts): `v4.13.1` is no version.
     const parsed = parseSemver(v);
     if (parsed.error !== undefined)
       throw new Error(`the version pair ${JSON.stringify(pair)} must have a valid semantic version: ${parsed.error}`);

@@ -1,21 +1,6 @@
 // The one place build ids are ordered for a verdict (stream-aware: across RHEL 9 and 10 there is no newer/older).
+import type { OsImageSide } from '../release/os-build.js';
 import { compareBuildIds } from '../rhcos/build-id.js';
-
-/** One side of the comparison: where its OS image is and, when known, which build it is. */
-export interface OsImageSide {
-  pullspec: string;
-  digest: string | undefined;
-  buildId: string | undefined;
-  /** Where the build id came from: `meta.json`, `annotation`, `labels`, `digest`, `node-image`. */
-  buildIdSource: string | undefined;
-  /** The bootimage's manifest list digest (meta.json `manifest-list-digest`): a payload naming it is the same OS. */
-  listDigest?: string | undefined;
-  /**
-   * A payload node image (4.19+): its `coreos.build.manifest-list-tag`. Its buildId is then its base build
-   * (`org.opencontainers.image.version`), which is compared with the bootimage's build.
-   */
-  nodeImage?: string | undefined;
-}
 
 /** Whether the payload's digest is the bootimage's image (by its own digest or its manifest list's). */
 export function sameImage(bootimage: OsImageSide, digest: string | undefined): boolean {

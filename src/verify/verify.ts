@@ -4,20 +4,19 @@
  * stream's OS image, against the meta.json container that tag pairs with (src/oci/os-tags.ts); a 4.19+ node
  * image by its base build. Core only: it resolves, reads and compares, and returns a report.
  */
-import { OsimageError, type Warning, describe } from '../errors.js';
+import { type Warning, describe } from '../errors.js';
 import { openImage } from '../registry/open.js';
 import type { SourceOptions } from '../registry/types.js';
 import { loadReleaseInfo } from '../release/info.js';
 import { inspectOsImage, releaseOsStreams } from '../release/os-image-config.js';
 import { findStream } from '../release/os-streams.js';
-import { digestOf } from '../oci/digest.js';
-import { dockerImage, imageFor, type ImageStream } from '../oci/image-stream.js';
-import { containerKeyForTag, OS_TAG_PREFERENCE, type ContainerKey } from '../oci/os-tags.js';
-import { ANNOTATION_VERSIONS } from '../release/references.js';
+import { imageFor, type ImageStream } from '../oci/image-stream.js';
+import { containerKeyForTag, type ContainerKey } from '../oci/os-tags.js';
+import { defaultOsTag, OCI_VERSION, type OsImageSide, payloadSide, withLabels } from '../release/os-build.js';
 import { requireOsContainer, resolveBuild, type ResolvedBuild } from '../rhcos/resolve.js';
 import type { Settings } from '../rhcos/settings.js';
-import { buildIdFromLabels, machineOsFromVersions } from '../rhcos/build-id.js';
-import { compareOsImages, sameImage, type Comparison, type OsImageSide } from './compare.js';
+import { platformForArch } from '../rhcos/platform.js';
+import { compareOsImages, sameImage, type Comparison } from './compare.js';
 import { compareExtensions, extensionsTagFor, type ExtensionsReport } from './extensions.js';
 import { compareBootimages, type BootimagesReport } from './bootimages.js';
 import { BOOTIMAGES_MANIFEST } from '../release/bootimages.js';
@@ -71,18 +70,6 @@ export interface VerifyReport extends Comparison {
   warnings: Warning[];
 }
 
-/** RHCOS architectures as image platforms. */
-const PLATFORMS: Record<string, string> = {
-  x86_64: 'linux/amd64',
-  aarch64: 'linux/arm64',
-  ppc64le: 'linux/ppc64le',
-  s390x: 'linux/s390x',
-};
-
-export function platformForArch(arch: string): string {
-  return PLATFORMS[arch] ?? `linux/${arch}`;
-}
-
 /**
  * The bootimage side: the build's meta.json container `key` (`oscontainer` by default). A build without an
  * `oscontainer` is an error naming it and its meta.json; a build without another key falls back to its
@@ -107,23 +94,6 @@ export function bootimageSide(resolved: ResolvedBuild, key: ContainerKey = 'osco
     buildIdSource: 'meta.json',
     ...(c.manifestListDigest ? { listDigest: c.manifestListDigest } : {}),
   };
-}
-
-/** The payload's OS tag to verify: the first of OS_TAG_PREFERENCE it has, or oc's error naming them all. */
-export function defaultOsTag(references: ImageStream, release: string): string {
-  const tag = OS_TAG_PREFERENCE.find((t) => imageFor(references, t) !== undefined);
-  if (tag) return tag;
-  const names = OS_TAG_PREFERENCE.map((t) => `"${t}"`);
-  throw new OsimageError(`no image tag ${names.slice(0, -1).join(', ')} or ${names.at(-1)} exists in the release image ${release}`);
-}
-
-/** The payload side from image-references: the tag's pullspec and, when annotated, its `machine-os=<id>`. */
-export function payloadSide(references: ImageStream, tag: string, release: string): OsImageSide {
-  const ref = (references.spec.tags ?? []).find((t) => t.name === tag && dockerImage(t));
-  const pullspec = ref ? dockerImage(ref) : undefined;
-  if (!ref || !pullspec) throw new OsimageError(`no image tag "${tag}" exists in the release image ${release}`);
-  const buildId = machineOsFromVersions(ref.annotations?.[ANNOTATION_VERSIONS]);
-  return { pullspec, digest: digestOf(pullspec), buildId, buildIdSource: buildId ? 'annotation' : undefined };
 }
 
 /**
@@ -238,25 +208,6 @@ export async function verify(req: VerifyRequest): Promise<VerifyReport> {
     notes,
     warnings: resolved.warnings,
   };
-}
-
-const MANIFEST_LIST_TAG = 'coreos.build.manifest-list-tag';
-const OCI_VERSION = 'org.opencontainers.image.version';
-
-/**
- * The payload side after its labels were read: a node image (it has `coreos.build.manifest-list-tag`) is
- * judged by its base build (`org.opencontainers.image.version`); any other image takes a build id from its
- * labels only when image-references gave none.
- */
-export function withLabels(payload: OsImageSide, labels: Record<string, string>): OsImageSide {
-  const nodeImage = labels[MANIFEST_LIST_TAG];
-  if (nodeImage && /-node-image$/.test(nodeImage)) {
-    const base = labels[OCI_VERSION] || undefined;
-    return { ...payload, nodeImage, buildId: base, buildIdSource: base ? 'node-image' : undefined };
-  }
-  if (payload.buildId !== undefined) return payload;
-  const fromLabels = buildIdFromLabels(labels);
-  return fromLabels === undefined ? payload : { ...payload, buildId: fromLabels, buildIdSource: 'labels' };
 }
 
 /** The extensions verdict: the payload's extensions tag against the build's `extensions-container`. */

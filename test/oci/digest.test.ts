@@ -1,7 +1,7 @@
 /** Digests under the one rule, and the registry verifying each algorithm with its own hash. */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { verifyBytes, verifyingStream } from '../../src/registry/digest.js';
+import { verifyBytes, verifyingStream } from '../../src/oci/digest.js';
 
 const bytes = Buffer.from('{"schemaVersion":2}');
 const digest = (algorithm: string) => `${algorithm}:${createHash(algorithm).update(bytes).digest('hex')}`;

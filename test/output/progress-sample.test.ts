@@ -85,16 +85,4 @@ describe('the sample release image (hack/sample/release.oci-archive)', () => {
     const m = await osimage(['release', 'info', '--image-for', 'machine-os-content', 'oci-archive:hack/sample/release.oci-archive']);
     expect(m).toEqual({ stdout: `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${'3'.repeat(64)}`, stderr: '', exitCode: 0 });
   });
-
-  test('release and its subcommands have help', async () => {
-    for (const args of [
-      ['release', '--help'],
-      ['release', 'info', '--help'],
-      ['release', 'extract', '--help'],
-    ]) {
-      const r = await osimage(args);
-      expect(r.exitCode).toBe(0);
-      expect(r.stdout).toMatch(/Usage: osimage release/);
-    }
-  });
 });

@@ -283,7 +283,7 @@ describe('layer formats', () => {
 
   test('a zstd layer is a clear error naming the layer', async () => {
     const zstdish = Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), Buffer.alloc(60)]);
-    const { sha256Digest } = await import('../../src/registry/digest.js');
+    const { sha256Digest } = await import('../../src/oci/digest.js');
     const layer = {
       bytes: zstdish,
       diffId: sha256Digest(zstdish),
@@ -297,7 +297,7 @@ describe('layer formats', () => {
 
   test('a layer that is gzip-magic followed by garbage is an error naming the layer', async () => {
     const junk = Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0x00]), Buffer.alloc(100, 0x41)]);
-    const { sha256Digest } = await import('../../src/registry/digest.js');
+    const { sha256Digest } = await import('../../src/oci/digest.js');
     const layer = {
       bytes: junk,
       diffId: sha256Digest(junk),
@@ -311,7 +311,7 @@ describe('layer formats', () => {
 
   test('a tar cut off in the middle is an error, not a partial answer', async () => {
     const { tarBytes } = await import('../../src/release/build-layer.js');
-    const { sha256Digest } = await import('../../src/registry/digest.js');
+    const { sha256Digest } = await import('../../src/oci/digest.js');
     const full = await tarBytes([...releaseEntries(), { name: 'release-manifests/zz.yaml', data: 'z'.repeat(5000) }]);
     const cut = full.subarray(0, full.length - 4096);
     const layer = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareOsImages, type OsImageSide } from '../../src/verify/compare.js';
+import type { OsImageSide } from '../../src/release/os-build.js';
+import { compareOsImages } from '../../src/verify/compare.js';
 
 const d = (c: string) => `sha256:${c.repeat(64)}`;
 const side = (pullspec: string, digest: string | undefined, buildId?: string): OsImageSide => ({

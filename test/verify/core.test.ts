@@ -6,7 +6,9 @@ import { parseImageReferences } from '../../src/oci/image-stream.js';
 import { parseMeta } from '../../src/rhcos/meta.js';
 import type { ResolvedBuild } from '../../src/rhcos/resolve.js';
 import { settingsFromPinsFile } from '../../src/verify/pins.js';
-import { bootimageSide, payloadSide, platformForArch } from '../../src/verify/verify.js';
+import { payloadSide } from '../../src/release/os-build.js';
+import { platformForArch } from '../../src/rhcos/platform.js';
+import { bootimageSide } from '../../src/verify/verify.js';
 import { imageReferences, tempDir, type Temp } from '../helpers/oci-builder.js';
 
 // meta.json digests are checked since issue 13 item 1: a made-up but well-formed one.

@@ -7,9 +7,8 @@
  */
 import { componentsKey } from '../../cache/keys.js';
 import type { CacheStore } from '../../cache/store.js';
-import { digestOf } from '../../oci/digest.js';
+import { digestOf, verifyBytes } from '../../oci/digest.js';
 import { checkManifest } from '../../registry/documents.js';
-import { verifyBytes } from '../../registry/digest.js';
 import { isIndex, type ImageManifest } from '../../registry/types.js';
 import { parseImageConfig } from '../info.js';
 import type { ComponentImage, KnownImage } from './components.js';

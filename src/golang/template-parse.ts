@@ -3,9 +3,9 @@
  * documented grammar and behaviour: `{{.a.b}}`, `{{- x -}}` trim markers, `{{/* comments *\/}}`, pipelines, `$x :=`
  * and `$i, $v :=`, parenthesized pipelines, if / else if / else, range (with break / continue) and with. The error
  * texts are Go's (`template: output:1: unclosed action`). Named templates (define, template, block) are refused
- * with a message naming what is supported. Execution is go-template.ts.
+ * with a message naming what is supported. Execution is template.ts.
  */
-import { goRuneName as runeName, goUnquote } from './go-value.js';
+import { goRuneName as runeName, goUnquote } from './value.js';
 
 /** Functions a template may call: Go's builtins that make sense over JSON, and kubectl's exists / base64decode. */
 export const TEMPLATE_FUNCTIONS = [

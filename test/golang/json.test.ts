@@ -1,9 +1,9 @@
 /**
- * src/go-json.ts: the text Go's encoding/json (Go 1.19, as oc 4.13 is built) writes. Expected values are
+ * src/golang/json.ts: the text Go's encoding/json (Go 1.19, as oc 4.13 is built) writes. Expected values are
  * Go's own output: `json.MarshalIndent(v, "", "  ")` of the decoded value.
  */
 import { describe, expect, it } from 'vitest';
-import { goField, goJson, goMapOrder, goString } from '../../src/go-json.js';
+import { goField, goJson, goMapOrder, goString } from '../../src/golang/json.js';
 
 describe('goString', () => {
   it('escapes as Go does: HTML characters, U+2028/9, controls as \\u00XX (Go 1.19 has no \\b or \\f)', () => {

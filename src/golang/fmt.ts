@@ -15,7 +15,7 @@ import {
   goQuote,
   goTypeName,
   sortedKeys,
-} from './go-value.js';
+} from './value.js';
 
 /** The go-template printer's numbers: whole numbers are int64. */
 const TEMPLATE: GoPrintOptions = { ints: true };

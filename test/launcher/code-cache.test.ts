@@ -1,5 +1,5 @@
 /**
- * The launcher's code cache (src/code-cache.ts): a cache is written once, used by the next run, keyed by the
+ * The launcher's code cache (src/launcher/code-cache.ts): a cache is written once, used by the next run, keyed by the
  * script's hash, and never a failure: a damaged entry is rejected by V8, the script still runs and the entry is
  * written again; a folder that cannot be written is skipped. Runs on a small stand-in for dist/bundle/.
  */
@@ -10,9 +10,9 @@ import { lstat, mkdir, mkdtemp, readFile, readdir, rename, rm, symlink, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { loadBundle } from '../../src/code-cache.js';
+import { loadBundle } from '../../src/launcher/code-cache.js';
 
-// cli.cjs shares a module with commands.cjs and loads a command lazily, as hack/bundle.mjs's scripts do.
+// cli.cjs shares a module with commands.cjs and loads a command lazily, as build/bundle.mjs's scripts do.
 const CLI = `
 const shared = { hello: (n) => 'hello ' + n };
 exports.__shared = { 'src/hello.ts': shared };

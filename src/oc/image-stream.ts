@@ -5,11 +5,11 @@
  * zero values as Go writes them (`annotations: null`, `generation: null`, `importPolicy: {}`,
  * `referencePolicy: {"type": ""}`, `status: {"dockerImageRepository": ""}`), timestamps as UTC RFC 3339
  * seconds. `release new` writes its image-references this way and `release info -o json` shows the
- * release's ImageStream this way, as oc does. Print with `goJson` (src/go-json.ts).
+ * release's ImageStream this way, as oc does. Print with `goJson` (src/golang/json.ts).
  */
-import { goField, goKeyCompare, goMapOrder, goStringField } from '../go-json.js';
+import { goField, goKeyCompare, goMapOrder, goStringField } from '../golang/json.js';
 import { isJsonObject } from '../json.js';
-import type { ImageStream } from './image-stream.js';
+import type { ImageStream } from '../oci/image-stream.js';
 
 type Obj = Record<string, unknown>;
 const num = (o: Obj, k: string): number | undefined => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileGoRegexp } from '../../src/registry/go-regexp.js';
+import { compileGoRegexp } from '../../src/golang/regexp.js';
 import { osimage } from '../helpers/cli.js';
 
 /**

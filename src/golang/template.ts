@@ -2,14 +2,14 @@
  * `-o go-template=…` (and `template=`, `go-template-file=`, `templatefile=`): Go's text/template run over decoded
  * JSON as oc 4.13's GoTemplatePrinter runs it: integers decode as int64 (`{{.config.size}}` → `67939151`), other
  * numbers as float64, maps print as `map[DisplayName:… Version:…]` with sorted keys, a missing key prints
- * `<no value>` (missingkey=default, oc's --allow-missing-template-keys=true). The parser is go-template-parse.ts;
- * Go's fmt is go-fmt.ts.
+ * `<no value>` (missingkey=default, oc's --allow-missing-template-keys=true). The parser is template-parse.ts;
+ * Go's fmt is fmt.ts.
  */
-import { goPrint, sprint, sprintf, sprintln } from './go-fmt.js';
-import { type Arg, type Cmd, type ControlNode, type Pipe, type TemplateNode, argString, parseGoTemplate } from './go-template-parse.js';
-import { GoFloat, GoInt, goTypeName, isGoInt, isGoMap, sortedKeys } from './go-value.js';
+import { goPrint, sprint, sprintf, sprintln } from './fmt.js';
+import { type Arg, type Cmd, type ControlNode, type Pipe, type TemplateNode, argString, parseGoTemplate } from './template-parse.js';
+import { GoFloat, GoInt, goTypeName, isGoInt, isGoMap, sortedKeys } from './value.js';
 
-export { GoTemplateSyntaxError, parseGoTemplate } from './go-template-parse.js';
+export { GoTemplateSyntaxError, parseGoTemplate } from './template-parse.js';
 
 /** A template that fails on this data; the message is Go's (`template: output:1:9: executing "output" at <.a.x>: …`). */
 export class GoTemplateExecError extends Error {}

@@ -1,14 +1,36 @@
 /**
  * `release info -o json` (and the object the -o templates run over): oc's shape and oc's bytes. Apart from
- * release-view.ts so that the default view and `--changes-from` do not load oc's Go types (oc-json.ts,
- * image-stream-oc.ts) and the Go JSON writer.
+ * output/release-view.ts so that the default view and `--changes-from` do not load oc's Go types (json.ts,
+ * image-stream.ts) and the Go JSON writer.
  */
-import { goJson } from '../go-json.js';
-import { ocImageStream } from '../oci/image-stream-oc.js';
-import type { ReleaseInfo } from '../release/info.js';
-import { ocImageConfig, ocReleaseMetadata } from '../release/oc-json.js';
+import { goJson } from '../golang/json.js';
+import { ocImageStream } from './image-stream.js';
+import type { ImageStream } from '../oci/image-stream.js';
+import { ocImageConfig, type ReleaseMetadata, ocReleaseMetadata } from './json.js';
 
 type DisplayVersion = { Version: string; DisplayName: string };
+type ComponentVersion = { version: string; displayName: string };
+
+/**
+ * What the object is made of: the fields of release/info.ts's ReleaseInfo that oc shows (oc/ sits below
+ * release/, so it names what it reads rather than importing release's model).
+ */
+export interface ReleaseInfoFields {
+  image: string;
+  digest: string;
+  listDigest?: string | undefined;
+  pullFrom: string;
+  platform: string;
+  config: Readonly<Record<string, unknown>>;
+  size: number;
+  references: ImageStream;
+  metadata?: ReleaseMetadata & { version: string };
+  componentVersions: ReadonlyMap<string, ComponentVersion>;
+  streamVersions: ReadonlyMap<string, ReadonlyMap<string, ComponentVersion>>;
+  manifests: string[];
+  metadataFiles: string[];
+  warnings: string[];
+}
 
 /** The documented `release info -o json` object. */
 export interface ReleaseInfoJson {
@@ -36,7 +58,7 @@ export interface ReleaseInfoJson {
   warnings: string[] | null;
 }
 
-export function toJson(r: ReleaseInfo): ReleaseInfoJson {
+export function toJson(r: ReleaseInfoFields): ReleaseInfoJson {
   const versions: Record<string, string> = {};
   const displayVersions: ReleaseInfoJson['displayVersions'] = {};
   for (const [k, v] of [...r.componentVersions].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -68,7 +90,7 @@ export function toJson(r: ReleaseInfo): ReleaseInfoJson {
   };
 }
 
-/** `-o json`: the object as oc's json.MarshalIndent writes it (Go's escaping; see src/go-json.ts). */
-export function renderJson(r: ReleaseInfo): string {
+/** `-o json`: the object as oc's json.MarshalIndent writes it (Go's escaping; see src/golang/json.ts). */
+export function renderJson(r: ReleaseInfoFields): string {
   return `${goJson(toJson(r))}\n`;
 }

@@ -4,7 +4,7 @@
  * tree, the same quirks (a quoted key with a dot is two fields; `[]` is `[0]`) and the same error texts.
  * Evaluation is jsonpath.ts.
  */
-import { goRuneName as runeName, goUnquote } from './go-value.js';
+import { goRuneName as runeName, goUnquote } from './value.js';
 
 export interface SliceParam {
   known: boolean;

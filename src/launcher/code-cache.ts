@@ -1,5 +1,5 @@
 /**
- * Loads dist/bundle/ (hack/bundle.mjs: cli.cjs, commands.cjs, bundle.json) with a V8 code cache, for bin/osimage.
+ * Loads dist/bundle/ (build/bundle.mjs: cli.cjs, commands.cjs, bundle.json) with a V8 code cache, for bin/osimage.
  * Node 20 has no compile cache for ES modules, so the bundle is CommonJS run through `vm.Script`, whose
  * `cachedData` skips parsing and compiling what an earlier run compiled (issue 15: `--help` and a warm
  * `release info` spent a third of their time compiling the bundle).
@@ -31,7 +31,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 // The same folder rule as the digest cache's (src/cache/settings.ts); a module that imports node:path only.
-import { userCacheDir } from './cache/user-dir.js';
+import { userCacheDir } from '../cache/user-dir.js';
+import { envFlag } from '../env-flag.js';
 
 interface Entry {
   file: string;
@@ -50,7 +51,7 @@ export interface BundleOptions {
   dir: string;
   /** Folders to keep the code cache in, first choice first (default: see above). */
   cacheDirs?: string[];
-  /** Keep no code cache (default: `OSIMAGE_NO_CODE_CACHE` set to anything but '' or '0'). */
+  /** Keep no code cache (default: `OSIMAGE_NO_CODE_CACHE` set, by src/env-flag.ts's rule). */
   noCache?: boolean;
   /**
    * The run's arguments: cli.cjs keeps one entry for runs that name a command and one for those that do not
@@ -111,8 +112,7 @@ function defaultCacheDirs(dir: string): string[] {
  */
 export function loadBundle(opts: BundleOptions): Bundle {
   const manifest = JSON.parse(readFileSync(join(opts.dir, 'bundle.json'), 'utf8')) as Manifest;
-  const envOff = process.env.OSIMAGE_NO_CODE_CACHE;
-  const noCache = opts.noCache ?? (envOff !== undefined && envOff !== '' && envOff !== '0');
+  const noCache = opts.noCache ?? envFlag(process.env.OSIMAGE_NO_CODE_CACHE);
   const cacheDirs = opts.cacheDirs ?? defaultCacheDirs(opts.dir);
   const pending: Pending[] = [];
   const codeCache: Record<string, CacheUse> = {};
@@ -141,7 +141,7 @@ export function loadBundle(opts: BundleOptions): Bundle {
   function run(name: string, e: Entry, hostRequire: (id: string) => unknown): Record<string, unknown> {
     const shared = name === 'cli';
     const path = join(opts.dir, e.file);
-    // hack/bundle.mjs writes ASCII: latin1 is read without decoding.
+    // build/bundle.mjs writes ASCII: latin1 is read without decoding.
     const source = readFileSync(path, 'latin1');
     const cachedData = readCache(e, shared);
     const wrapped = `(function (exports, require, module, __filename, __dirname, __osimageMeta) {${source}\n})`;

@@ -1,10 +1,10 @@
 /**
- * kubectl's JSONPath dialect (src/output/jsonpath.ts, jsonpath-parse.ts), feature by feature and error by error.
+ * kubectl's JSONPath dialect (src/golang/jsonpath.ts, jsonpath-parse.ts), feature by feature and error by error.
  * Expected texts are what oc 4.13 prints (`oc adm release info -o jsonpath=…`, client-go's jsonpath with
  * AllowMissingKeys(true)); test/output/template-formats-oc.test.ts replays oc's recorded outputs case by case.
  */
 import { describe, expect, test } from 'vitest';
-import { JsonPathExecError, JsonPathSyntaxError, jsonPath, parseJsonPath } from '../../src/output/jsonpath.js';
+import { JsonPathExecError, JsonPathSyntaxError, jsonPath, parseJsonPath } from '../../src/golang/jsonpath.js';
 
 const data = {
   name: '4.13.1',

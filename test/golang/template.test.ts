@@ -1,10 +1,10 @@
 /**
- * Go's text/template as oc 4.13's `-o go-template` runs it (src/output/go-template.ts, go-template-parse.ts,
- * go-fmt.ts): feature by feature, error by error. Expected texts are what oc printed for the same template
+ * Go's text/template as oc 4.13's `-o go-template` runs it (src/golang/template.ts, template-parse.ts,
+ * fmt.ts): feature by feature, error by error. Expected texts are what oc printed for the same template
  * (`oc adm release info -o go-template=…`); test/output/template-formats-oc.test.ts replays oc's recordings.
  */
 import { describe, expect, test } from 'vitest';
-import { GoTemplateExecError, GoTemplateSyntaxError, goTemplate, parseGoTemplate } from '../../src/output/go-template.js';
+import { GoTemplateExecError, GoTemplateSyntaxError, goTemplate, parseGoTemplate } from '../../src/golang/template.js';
 
 const data = {
   name: '4.13.1',

@@ -1,6 +1,6 @@
 /**
  * oc's Go types for `release info -o json` and the `release-metadata` file, as encoding/json re-encodes them
- * (print with `goJson`, src/go-json.ts).
+ * (print with `goJson`, src/golang/json.ts).
  *
  * An image config as `oc adm release info -o json` shows it: decoded into library-go's
  * `dockerv1client.DockerImageConfig` and encoded again, with `size` set to the sum of the manifest's layer
@@ -9,9 +9,8 @@
  * Go's zero time when absent), `container`, `container_config` (always, `{}` when empty), `docker_version`,
  * `author`, `config`, `architecture`, `size`, `rootfs`, `history`, `os`, `os.version`, `os.features`.
  */
-import { goField, goKeyCompare, goMapOrder, goStringField } from '../go-json.js';
+import { goField, goKeyCompare, goMapOrder, goStringField } from '../golang/json.js';
 import { isJsonObject } from '../json.js';
-import type { ImageConfig } from '../registry/types.js';
 
 type Obj = Record<string, unknown>;
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
@@ -87,7 +86,7 @@ function history(v: unknown): Obj {
 }
 
 /** The config as oc prints it; `size` is the sum of the image's layer sizes. */
-export function ocImageConfig(config: ImageConfig, size: number): Obj {
+export function ocImageConfig(config: Readonly<Obj>, size: number): Obj {
   const c = config as Obj;
   const out: Obj = { id: goStringField(c, 'id') };
   for (const k of ['parent', 'comment']) if (goStringField(c, k)) out[k] = goStringField(c, k);
@@ -115,11 +114,14 @@ export function ocImageConfig(config: ImageConfig, size: number): Obj {
   return out;
 }
 
+/** release-metadata as decoded, whatever its fields hold. */
+export type ReleaseMetadata = { kind?: unknown; version?: unknown; previous?: unknown; next?: unknown; metadata?: unknown };
+
 /**
  * release-metadata as oc's `CincinnatiMetadata` holds it: `kind`, `version`, `previous` (`null` when absent),
  * `next` and `metadata` (each left out when empty; metadata's maps sorted).
  */
-export function ocReleaseMetadata(md: { kind?: unknown; version?: unknown; previous?: unknown; next?: unknown; metadata?: unknown }): Obj {
+export function ocReleaseMetadata(md: ReleaseMetadata): Obj {
   const m = md as Obj;
   const out: Obj = { kind: goStringField(m, 'kind'), version: goStringField(m, 'version') };
   const previous = goField(m, 'previous');

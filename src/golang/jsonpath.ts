@@ -6,9 +6,9 @@
  * space, a missing key as nothing. One difference: Go visits a map's values (`.*`, `..`) in random order; here they
  * come in the object's order. The parser is jsonpath-parse.ts.
  */
-import { goPrint } from './go-fmt.js';
-import { goJson, goMapOrder } from '../go-json.js';
-import { GoInt, goTypeName, isGoMap } from './go-value.js';
+import { goPrint } from './fmt.js';
+import { goJson, goMapOrder } from './json.js';
+import { GoInt, goTypeName, isGoMap } from './value.js';
 import { type JsonPathNode, type ListNode, parseJsonPath, type SliceParam as P } from './jsonpath-parse.js';
 
 export { JsonPathSyntaxError, parseJsonPath } from './jsonpath-parse.js';

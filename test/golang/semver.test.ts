@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compare, format, parse } from '../../src/release/semver.js';
+import { compare, format, parse } from '../../src/golang/semver.js';
 
 /** The texts are blang/semver v3/v4 Parse's (vendored in oc: vendor/github.com/blang/semver/semver.go). */
 describe('semver: as strict as oc (blang/semver Parse)', () => {

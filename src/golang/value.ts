@@ -1,9 +1,9 @@
-import { goKeyCompare } from '../go-json.js';
+import { goKeyCompare } from './json.js';
 
 /**
  * Decoded JSON printed the way Go prints it, for the `-o jsonpath` and `-o go-template` printers that must match
  * oc byte for byte: a float64's `%v`, `%#v` (the jsonpath error dump), strconv.Quote and Unquote, `%#U`, type
- * names. Go 1.19, what oc 4.13 is built with. encoding/json's text is src/go-json.ts; fmt's verbs, go-fmt.ts.
+ * names. Go 1.19, what oc 4.13 is built with. encoding/json's text is json.ts; fmt's verbs, fmt.ts.
  *
  * Numbers: encoding/json decodes every JSON number into a float64 (the jsonpath printer), while the go-template
  * printer decodes integers into int64 (k8s.io/apimachinery's json). `ints: true` prints whole numbers as int64.
@@ -30,7 +30,7 @@ export const goExpSuffix = (exp: number): string => `e${exp < 0 ? '-' : '+'}${St
 
 /**
  * `%g`'s layout of significant `digits` (no trailing zeros) with decimal exponent `exp`: exponent form when
- * exp < -4 || exp >= eprec, else plain decimal. Shared by `%v` (shortest digits, eprec 6) and `%.Ng` (go-fmt.ts).
+ * exp < -4 || exp >= eprec, else plain decimal. Shared by `%v` (shortest digits, eprec 6) and `%.Ng` (fmt.ts).
  */
 export function gLayout(digits: string, exp: number, eprec: number): string {
   if (exp < -4 || exp >= eprec) return `${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ''}${goExpSuffix(exp)}`;

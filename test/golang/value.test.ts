@@ -1,8 +1,8 @@
-/** Go's printing of decoded JSON (src/output/go-value.ts, go-fmt.ts): the building blocks of the -o template printers. */
+/** Go's printing of decoded JSON (src/golang/value.ts, fmt.ts): the building blocks of the -o template printers. */
 import { describe, expect, test } from 'vitest';
-import { goPrint, sprintf } from '../../src/output/go-fmt.js';
-import { goJson, goMapOrder } from '../../src/go-json.js';
-import { GoFloat, formatGoFloat, goQuote, goSyntax } from '../../src/output/go-value.js';
+import { goPrint, sprintf } from '../../src/golang/fmt.js';
+import { goJson, goMapOrder } from '../../src/golang/json.js';
+import { GoFloat, formatGoFloat, goQuote, goSyntax } from '../../src/golang/value.js';
 
 describe("a float64 as Go's %v prints it", () => {
   test.each([
@@ -36,7 +36,7 @@ describe('%v of values', () => {
   });
 });
 
-describe("encoding/json's output as the jsonpath printer writes it (src/go-json.ts)", () => {
+describe("encoding/json's output as the jsonpath printer writes it (src/golang/json.ts)", () => {
   test('compact (json.Marshal) or indented by 4 spaces, keys sorted as a Go map, HTML-safe strings', () => {
     const v = { b: '<a&b>\u2028\u0001\n\t"\\', a: [], c: {}, d: [1.5, 67939151, 1e21, null, false] };
     expect(goJson(goMapOrder(v), null)).toBe(
