@@ -20,31 +20,54 @@ export class OsimageError extends Error {
 
 /**
  * Codes for errors and warnings that callers tell apart, as npm's `er.code` and regclient's named errors.
- * Add a code here when code needs to branch on a failure; the message stays free text for people.
+ * Add a code here when code needs to branch on a failure; the message stays free text for people. The union is
+ * closed: a code not listed here does not type-check.
  */
 export type ErrorCode =
+  // Any failure, and bad flags or values (exit 2).
   | 'failure'
   | 'usage'
+  | 'deprecated-flag'
+  // Files and input documents.
   | 'not-found'
   | 'file-missing'
+  | 'read-only'
+  | 'invalid-input'
+  // Registries, HTTP and content.
   | 'digest-mismatch'
   | 'size-mismatch'
   | 'unauthorized'
   | 'http'
-  | 'invalid-reference'
-  | 'invalid-input'
-  | 'build-not-found'
-  | 'invalid-image-references'
-  | 'content-length'
-  | 'registry-notice'
-  | 'credential-helper'
-  | 'auth-entry'
-  | 'tag-and-digest'
-  | 'pin-defaulted'
-  | 'meta-buildid'
   | 'network'
   | 'registry-unreachable'
-  | (string & {});
+  | 'registry-notice'
+  | 'content-length'
+  | 'credential-helper'
+  | 'auth-entry'
+  | 'invalid-reference'
+  | 'tag-and-digest'
+  // Release browser, builds and pins.
+  | 'build-not-found'
+  | 'meta-buildid'
+  | 'meta-field-unrecorded'
+  | 'meta-snapshot-stale'
+  | 'pin-defaulted'
+  | 'misspelt-pin'
+  | 'env-over-pin'
+  | 'latest-ignores-env'
+  | 'no-manifest-list'
+  | 'no-os-image'
+  // Payload manifests and release images.
+  | 'invalid-image-references'
+  | 'invalid-version-annotation'
+  | 'multiple-versions'
+  | 'no-os-image-url'
+  | 'osimageurl-unmatched'
+  | 'osimageurl-disagreed'
+  | 'marketplace-arch'
+  // Bootimage streams.
+  | 'stream-arch-newest'
+  | 'stream-unknown-image';
 
 /** A warning a core module reports (through an `onWarning` callback or a returned list); printed as `warning: …`. */
 export interface Warning {

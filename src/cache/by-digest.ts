@@ -2,7 +2,7 @@
  * Content stored under its own digest (manifests, image configs): what is read back is hashed again and must
  * match the digest, else the entry is removed and the caller fetches as if it were not there.
  */
-import { verifyBytes } from '../registry/digest.js';
+import { verifyBytes } from '../oci/digest.js';
 import { digestKey } from './keys.js';
 import type { CacheEntry, CacheStore } from './store.js';
 

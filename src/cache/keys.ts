@@ -2,14 +2,15 @@
  * The names of the cache's entries. Everything cached is immutable by digest: a manifest or an image config
  * under its own digest, and what a release query read from release-manifests/ under the digests of the layers
  * it came from. The one exception is a tag's last digest, which is only a hint (it decides whether a HEAD
- * request can answer a repeat by tag) and never used as content.
+ * request can answer a repeat by tag) and never used as content. Package lists are kept by build, whose files a
+ * release browser never changes.
  */
 import { createHash } from 'node:crypto';
 import { isDigest } from '../oci/digest.js';
 
 /** A cache entry: a folder per kind and a file name made of `[a-z0-9-]` only. */
 export interface CacheKey {
-  kind: 'manifests' | 'configs' | 'release' | 'tags';
+  kind: 'manifests' | 'configs' | 'release' | 'tags' | 'commitmeta';
   name: string;
 }
 
@@ -53,4 +54,12 @@ export function tagKey(registry: string, repository: string, tag: string): Cache
  */
 export function componentsKey(releaseDigest: string, filterByOs: string | undefined): CacheKey {
   return { kind: 'release', name: `components-${hex(`${releaseDigest}\n${filterByOs ?? ''}`)}` };
+}
+
+/**
+ * The pkglist of a build's commitmeta.json, by where it came from (a hash: a base URL's userinfo never lands in a
+ * file name).
+ */
+export function commitmetaKey(build: { baseUrl: string; channel: string; build: string; arch: string }): CacheKey {
+  return { kind: 'commitmeta', name: hex(JSON.stringify([build.baseUrl, build.channel, build.build, build.arch])) };
 }

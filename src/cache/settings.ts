@@ -1,11 +1,12 @@
 /**
  * Where the cache lives and how big it may grow: `--cache-dir DIR`, else `$OSIMAGE_CACHE_DIR`, else
  * `$XDG_CACHE_HOME/osimage`, else `~/.cache/osimage`; the bound from `--max-size`, else
- * `$OSIMAGE_CACHE_MAX_SIZE`, else 512 MiB. `--no-cache` or `OSIMAGE_NO_CACHE` turn it off.
+ * `$OSIMAGE_CACHE_MAX_SIZE`, else 512 MiB. `--no-cache` or `OSIMAGE_NO_CACHE` (src/env-flag.ts) turn it off.
  */
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { env, io } from '../context.js';
+import { envFlag } from '../env-flag.js';
 import { UsageError } from '../errors.js';
 import { CacheStore, DEFAULT_MAX_BYTES } from './store.js';
 import { userCacheDir } from './user-dir.js';
@@ -46,6 +47,6 @@ export interface CacheFlags {
 
 /** The cache a command reading images uses, or undefined when it is off. */
 export function openCache(flags: CacheFlags, onNote?: (message: string) => void): CacheStore | undefined {
-  if (flags.cache === false || flags.skipVerification || env().OSIMAGE_NO_CACHE) return undefined;
+  if (flags.cache === false || flags.skipVerification || envFlag(env().OSIMAGE_NO_CACHE)) return undefined;
   return new CacheStore(cacheDir(flags.cacheDir), { maxBytes: cacheMaxBytes(), ...(onNote ? { onNote } : {}) });
 }

@@ -21,6 +21,11 @@ export const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
 /** The layout's version: a new format gets a new folder, and `clear` removes only this one. */
 const LAYOUT = 'v1';
 const MAGIC = 'osimage-cache/1';
+/**
+ * A put that takes the cache past its bound prunes it to this share of the bound: the slack lets the next puts
+ * add up sizes without scanning the folder again (a full cache pruned to exactly its bound scanned on every put).
+ */
+const PRUNE_TO = 0.9;
 /** Temp files of writers that died are removed by prune once they are this old. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
 
@@ -64,6 +69,8 @@ function decode(raw: Buffer): CacheEntry | undefined {
     return undefined;
   }
 }
+
+const sumSizes = (all: ReadonlyArray<{ size: number }>) => all.reduce((n, e) => n + e.size, 0);
 
 const ignoreMissing = (err: unknown) => {
   if (!isMissing(err)) throw err;
@@ -169,13 +176,17 @@ export class CacheStore {
       return;
     }
     try {
-      // The folder is scanned once per run, then sizes are added up: a put costs the same at 100 entries as at
-      // 5,000 (a scan per put made a run's puts quadratic). Past the bound, prune scans and settles the count.
+      // The folder is scanned once per run (the scan counts this entry), then sizes are added up: a put costs the
+      // same at 100 entries as at 5,000 (a scan per put made a run's puts quadratic). The count is chained before
+      // any await, so puts running at once each add their size. Past the bound, prune scans and settles the count.
       const size = encoded.length;
-      this.knownBytes ??= this.entries(Date.now()).then((all) => all.reduce((n, e) => n + e.size, 0) - size);
-      const total = (await this.knownBytes) + size;
-      this.knownBytes = Promise.resolve(total);
-      if (total > this.maxBytes) this.knownBytes = Promise.resolve((await this.pruneNow(this.maxBytes)).bytes);
+      const counted = this.knownBytes ? this.knownBytes.then((n) => n + size) : this.entries(Date.now()).then(sumSizes);
+      this.knownBytes = counted;
+      if ((await counted) > this.maxBytes) {
+        const pruned = this.pruneNow(Math.floor(this.maxBytes * PRUNE_TO)).then((r) => r.bytes);
+        this.knownBytes = pruned;
+        await pruned;
+      }
     } catch (err) {
       this.knownBytes = undefined;
       this.onNote(`cannot prune ${this.dir}: ${describe(err)}`);
@@ -223,7 +234,7 @@ export class CacheStore {
   async info(): Promise<CacheInfo> {
     await this.settle();
     const all = await this.entries(Date.now());
-    return { dir: this.dir, entries: all.length, bytes: all.reduce((n, e) => n + e.size, 0) };
+    return { dir: this.dir, entries: all.length, bytes: sumSizes(all) };
   }
 
   /**

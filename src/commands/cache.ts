@@ -51,7 +51,7 @@ export function command(): Command {
   ).option('--max-size <size>', 'the bound: bytes, or a number with K, M, G (default $OSIMAGE_CACHE_MAX_SIZE, else 512M)');
   return new Command('cache')
     .description(
-      'The digest-keyed cache of what release queries read (manifests, image configs, the release-manifests index and small files).',
+      'The cache of what release queries read (manifests, image configs, the release-manifests index and small files) and of build package lists.',
     )
     .addHelpText('after', examples(['osimage cache info', 'osimage cache prune --max-size 100M', 'osimage cache clear']))
     .addCommand(

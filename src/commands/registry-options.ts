@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { env } from '../context.js';
+import { envFlag } from '../env-flag.js';
 import type { Warning } from '../errors.js';
 import type { SourceOptions } from '../registry/types.js';
 
@@ -41,7 +42,7 @@ export async function sourceOptions(o: RegistryOptionValues, state: { verificati
   const progress = progressBar();
   // A cache that cannot be read or written changes nothing a script sees: a note only with OSIMAGE_DEBUG.
   const cache = openCache(o, (message) => {
-    if (env().OSIMAGE_DEBUG) info(`debug: cache: ${message}`);
+    if (envFlag(env().OSIMAGE_DEBUG)) info(`debug: cache: ${message}`);
   });
   const opts: SourceOptions = {
     ...(o.registryConfig !== undefined ? { registryConfig: o.registryConfig } : {}),

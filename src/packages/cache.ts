@@ -1,62 +1,39 @@
 /**
- * A small on-disk cache of build package lists: a build's files never change, so its commitmeta.json
- * pkglist is kept under `<cache>/commitmeta/<sha256 of base URL, channel, build, arch>.json` and read back
- * instead of fetched. The cache folder is the general cache's (src/cache/settings.ts: `OSIMAGE_CACHE_DIR`,
- * else `$XDG_CACHE_HOME/osimage`, else `~/.cache/osimage`); `OSIMAGE_NO_CACHE` turns it off as it does that
- * one. Files are written atomically; a file that cannot be read or parsed is a miss.
- *
- * Self-contained on purpose (it was written beside the general cache, src/cache/): its entries are not yet
- * bounded, pruned or cleared by `osimage cache`; moving them onto src/cache/store.ts as a `commitmeta` kind
- * is the next step.
+ * Build package lists in the one cache (src/cache/): a build's files never change, so its commitmeta.json pkglist
+ * is kept as a `commitmeta` entry (cache/keys.ts) and read back instead of fetched. Being entries of the one
+ * store, they count in its bound and are shown, pruned and cleared by `osimage cache`; `--no-cache` and
+ * `OSIMAGE_NO_CACHE` turn them off as they do the rest. An entry that cannot be read or parsed is a miss.
  */
-import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { cacheDir } from '../cache/settings.js';
-import { env } from '../context.js';
-import { writeFileAtomic } from '../files/atomic.js';
+import { commitmetaKey } from '../cache/keys.js';
+import { openCache } from '../cache/settings.js';
+import type { CacheStore } from '../cache/store.js';
 import { MAX_COMMITMETA_BYTES } from './commitmeta.js';
 
-export interface CacheKey {
+/** Which build a package list is of. */
+export interface BuildKey {
   baseUrl: string;
   channel: string;
   build: string;
   arch: string;
 }
 
-/** false when `OSIMAGE_NO_CACHE` is set. */
-export function cacheEnabled(environment: NodeJS.ProcessEnv = env()): boolean {
-  return !environment.OSIMAGE_NO_CACHE;
+/** The store package lists go to, or undefined when the cache is off (`OSIMAGE_NO_CACHE`). Open once per run. */
+export function openPkglistCache(): CacheStore | undefined {
+  return openCache({});
 }
 
-/** The file of a key: a hash, so that a URL's userinfo never lands in a file name. */
-export function cacheFile(key: CacheKey, environment?: NodeJS.ProcessEnv): string {
-  const h = createHash('sha256')
-    .update(JSON.stringify([key.baseUrl, key.channel, key.build, key.arch]))
-    .digest('hex');
-  return join(cacheDir(undefined, environment), 'commitmeta', `${h}.json`);
-}
-
-/** The cached document, or undefined on a miss (absent, unreadable, too big, not JSON). */
-export async function readCached(key: CacheKey): Promise<unknown> {
+/** The cached document, or undefined on a miss (absent, corrupted, too big, not JSON). */
+export async function readCached(cache: CacheStore, key: BuildKey): Promise<unknown> {
+  const entry = await cache.get(commitmetaKey(key));
+  if (!entry || entry.data.length > MAX_COMMITMETA_BYTES) return undefined;
   try {
-    const bytes = await readFile(cacheFile(key));
-    if (bytes.length > MAX_COMMITMETA_BYTES) return undefined;
-    return JSON.parse(bytes.toString('utf8'));
+    return JSON.parse(entry.data.toString('utf8'));
   } catch {
     return undefined;
   }
 }
 
-/** Keep `doc` for `key`; a cache that cannot be written is not an error (the answer does not depend on it). */
-export async function writeCached(key: CacheKey, doc: unknown): Promise<boolean> {
-  try {
-    const file = cacheFile(key);
-    await mkdir(dirname(file), { recursive: true });
-    // Not fsynced: a lost cache file is only a refetch.
-    await writeFileAtomic(file, JSON.stringify(doc), { durable: false });
-    return true;
-  } catch {
-    return false;
-  }
+/** Keep `doc` for `key`; a cache that cannot be written is not an error (CacheStore.put never throws). */
+export async function writeCached(cache: CacheStore, key: BuildKey, doc: unknown): Promise<void> {
+  await cache.put(commitmetaKey(key), Buffer.from(JSON.stringify(doc)));
 }

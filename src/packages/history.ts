@@ -8,6 +8,7 @@ import { forEachLimit } from '../files/parallel.js';
 import { assertLegacyArch } from '../rhcos/builds.js';
 import { checkPinnedBuild, fetchBuildList } from '../rhcos/resolve.js';
 import type { Settings } from '../rhcos/settings.js';
+import { openPkglistCache } from './cache.js';
 import { fetchPkglist } from './load.js';
 import { evr, type Package } from './package.js';
 
@@ -46,7 +47,6 @@ export interface PackageHistory {
   warnings: Warning[];
 }
 
-export const DEFAULT_HISTORY_LIMIT = 100;
 export const HISTORY_CONCURRENCY = 8;
 
 function versionOf(list: Package[], name: string): string | null {
@@ -80,9 +80,11 @@ export async function packageHistory(req: HistoryRequest): Promise<PackageHistor
   const lists = new Map<string, Package[]>();
   const missing: string[] = [];
   let cachedReads = 0;
+  // One store for the run: its size is counted once, not per build.
+  const cache = req.cache === false ? undefined : openPkglistCache();
   await forEachLimit(range, req.concurrency ?? HISTORY_CONCURRENCY, async (build) => {
     try {
-      const got = await fetchPkglist({ ...settings, build, layout: list.layout }, { cache: req.cache ?? true });
+      const got = await fetchPkglist({ ...settings, build, layout: list.layout }, { cache });
       if (got.cached) cachedReads++;
       lists.set(build, got.packages);
     } catch (err) {

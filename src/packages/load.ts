@@ -8,7 +8,8 @@ import { redactUrl } from '../http/redact.js';
 import type { ResolvedBuild } from '../rhcos/resolve.js';
 import { buildDirUrl, commitMetaJsonUrl } from '../rhcos/urls.js';
 import { parseAdvisories, type Advisory } from './advisories.js';
-import { cacheEnabled, readCached, writeCached } from './cache.js';
+import type { CacheStore } from '../cache/store.js';
+import { readCached, writeCached } from './cache.js';
 import { MAX_COMMITMETA_BYTES, PKGLIST_KEY, parseExtensions, parsePkglist } from './commitmeta.js';
 import { comparePackages, type Package } from './package.js';
 
@@ -39,16 +40,19 @@ export function commitMetaUrlOf(ref: BuildRef): string {
 const cacheable = (url: string) => /^https?:/.test(url);
 
 /**
- * The pkglist of one build. With `cache`, an http(s) build's list is read from the cache when there, and
- * kept there when fetched (only the pkglist is kept: the rest of commitmeta.json is not needed).
+ * The pkglist of one build. With `cache` (the run's store: packages/cache.ts), an http(s) build's list is read
+ * from the cache when there, and kept there when fetched (only the pkglist is kept: the rest of commitmeta.json is not needed).
  * A build without commitmeta.json is an error with code `not-found`.
  */
-export async function fetchPkglist(ref: BuildRef, opts: { cache?: boolean } = {}): Promise<{ packages: Package[]; cached: boolean }> {
+export async function fetchPkglist(
+  ref: BuildRef,
+  opts: { cache?: CacheStore | undefined } = {},
+): Promise<{ packages: Package[]; cached: boolean }> {
   const url = commitMetaUrlOf(ref);
   const shown = redactUrl(url);
-  const useCache = opts.cache === true && cacheable(url) && cacheEnabled();
-  if (useCache) {
-    const doc = await readCached(ref);
+  const cache = cacheable(url) ? opts.cache : undefined;
+  if (cache) {
+    const doc = await readCached(cache, ref);
     if (doc !== undefined) {
       try {
         return { packages: parsePkglist(doc, shown), cached: true };
@@ -69,7 +73,7 @@ export async function fetchPkglist(ref: BuildRef, opts: { cache?: boolean } = {}
     throw err;
   }
   const packages = parsePkglist(doc, shown);
-  if (useCache) await writeCached(ref, { [PKGLIST_KEY]: (doc as Record<string, unknown>)[PKGLIST_KEY] });
+  if (cache) await writeCached(cache, ref, { [PKGLIST_KEY]: (doc as Record<string, unknown>)[PKGLIST_KEY] });
   return { packages, cached: false };
 }
 

@@ -57,7 +57,7 @@ async function readOperator(dir: string, operator: string): Promise<OperatorDir>
   try {
     if (text !== undefined) references = parseImageStream(text, file);
   } catch (err) {
-    throw new OsimageError(`operator ${JSON.stringify(operator)} contained an invalid image-references file: ${(err as Error).message}`, {
+    throw new OsimageError(`operator ${JSON.stringify(operator)} contained an invalid image-references file: ${describe(err)}`, {
       cause: err,
     });
   }

@@ -1,4 +1,4 @@
-import { hasCode, type OnWarning, type Warning } from '../errors.js';
+import { describe, hasCode, type OnWarning, type Warning } from '../errors.js';
 import { resolveBuild } from '../rhcos/resolve.js';
 import { DEFAULT_BASE_URL, DEFAULT_CHANNEL, normalizeBaseUrl, pinNames, type PinVar } from '../rhcos/settings.js';
 import { buildDirUrl } from '../rhcos/urls.js';
@@ -130,7 +130,7 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
     try {
       snap = JSON.parse(snapText) as Json;
     } catch (err) {
-      throw new PinCheckError('meta-invalid', `${req.meta} is not valid JSON: ${(err as Error).message}`);
+      throw new PinCheckError('meta-invalid', `${req.meta} is not valid JSON: ${describe(err)}`);
     }
     if (typeof snap !== 'object' || snap === null || Array.isArray(snap))
       throw new PinCheckError('meta-invalid', `${req.meta} is not a JSON object`);

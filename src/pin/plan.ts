@@ -145,10 +145,12 @@ export function pinValuesOf(r: Pick<ResolvedBuild, 'build' | 'channel' | 'baseUr
 export function pinsOfText(text: string | undefined, file: string, stream?: string): { pins: ScriptPins; warnings: Warning[] } {
   if (text === undefined) return { pins: {}, warnings: [] };
   const parsed = parseScript(text);
-  const warnings = misspeltPins(parsed).map((m) => ({
-    code: 'misspelt-pin',
-    message: `${file}:${m.line} assigns ${m.name}, which osimage does not read; did you mean ${m.suggestion}?`,
-  }));
+  const warnings = misspeltPins(parsed).map(
+    (m): Warning => ({
+      code: 'misspelt-pin',
+      message: `${file}:${m.line} assigns ${m.name}, which osimage does not read; did you mean ${m.suggestion}?`,
+    }),
+  );
   return { pins: readPins(parsed, file, stream), warnings };
 }
 

@@ -258,7 +258,7 @@ export async function findCredential(registry: string, repository: string, opts:
     try {
       file = await readAuthFile(cand.path, cand.legacy);
     } catch (err) {
-      if (cand.required) throw new OsimageError(`unable to load --registry-config: ${(err as Error).message}`);
+      if (cand.required) throw new OsimageError(`unable to load --registry-config: ${describe(err)}`);
       throw err;
     }
     if (!file) {

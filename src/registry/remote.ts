@@ -5,6 +5,7 @@
 import { Readable } from 'node:stream';
 import { FetchError, OsimageError, describe } from '../errors.js';
 import {
+  RetryLoop,
   TransientError,
   defaultRetryPolicy,
   discard,
@@ -31,8 +32,7 @@ import {
   type ImageSource,
   type SourceOptions,
 } from './types.js';
-import { isDigest } from '../oci/digest.js';
-import { isValidSize, sha256Digest, verifyBytes, verifyingStream } from './digest.js';
+import { isDigest, isValidSize, sha256Digest, verifyBytes, verifyingStream } from '../oci/digest.js';
 import { getByDigest, putByDigest } from '../cache/by-digest.js';
 import { tagKey } from '../cache/keys.js';
 import type { CacheStore } from '../cache/store.js';
@@ -181,23 +181,29 @@ export class RemoteImageSource implements ImageSource {
     const what = `manifest ${display}`;
     const hit = expected && (await this.cachedManifest(expected, display));
     if (hit) return hit;
-    for (let n = 0; ; n++) {
+    // One retry loop around the request and the read of its body: a 503 and a dropped body share the policy.
+    const loop = new RetryLoop(this.policy);
+    for (;;) {
       let res: Response;
       try {
         res = await this.transport.request(`/v2/${this.reference.repository}/manifests/${identifier}`, {
           headers: { accept: MANIFEST_ACCEPT },
           scopes: this.scopes,
           what: imageWhat(display),
+          retry: false,
         });
       } catch (err) {
-        throw this.manifestError(err, display);
+        await loop.failed(err).catch((final: unknown) => {
+          throw this.manifestError(final, display);
+        });
+        continue;
       }
       let bytes: Buffer;
       try {
         bytes = await readCapped(res, MAX_MANIFEST_BYTES, what);
       } catch (err) {
-        if (err instanceof TransientError && n < this.policy.retries) continue;
-        throw err;
+        await loop.failed(err);
+        continue;
       }
       // Verify the exact bytes first: a tampered manifest is a digest error, whatever it parses to.
       const verify = { skipVerification: this.opts.skipVerification, onWarning: this.opts.onWarning, what };
@@ -242,14 +248,18 @@ export class RemoteImageSource implements ImageSource {
     return err;
   }
 
-  /** Open the blob at an offset: 200 from the start, or 206 with a Content-Range from `offset` to the end. */
-  private async openBlob(desc: Descriptor, offset: number): Promise<Response> {
+  /**
+   * Open the blob at an offset: 200 from the start, or 206 with a Content-Range from `offset` to the end. `loop`
+   * is the blob's one retry loop: a 503 on this request and a dropped body before it count against one policy.
+   */
+  private async openBlob(desc: Descriptor, offset: number, loop: RetryLoop): Promise<Response> {
     const what = `blob ${desc.digest} of ${this.reference.name}`;
     const res = await this.transport.request(`/v2/${this.reference.repository}/blobs/${desc.digest}`, {
       headers: offset > 0 ? { range: `bytes=${offset}-` } : {},
       scopes: this.scopes,
       followRedirects: true,
       what,
+      retry: loop,
     });
     const length = Number(res.headers['content-length']);
     if (offset === 0) {
@@ -300,9 +310,9 @@ export class RemoteImageSource implements ImageSource {
       { digest: desc.digest, size: desc.size },
       { skipVerification: this.opts.skipVerification, onWarning: this.opts.onWarning, what },
     );
-    const first = await this.openBlob(desc, 0);
+    const loop = new RetryLoop(this.policy);
+    const first = await this.openBlob(desc, 0, loop);
     const onProgress = this.opts.onProgress;
-    const retries = this.policy.retries;
     const self = this;
     let current: Response = first;
     const registry = this.reference.registry;
@@ -342,18 +352,14 @@ export class RemoteImageSource implements ImageSource {
             );
           return;
         }
-        if (resumes >= retries) {
-          throw new FetchError(
-            `${what}: the connection dropped at byte ${offset} of ${desc.size}, ${resumes} resumes tried: ${describe(failure ?? 'early end')}`,
-            current.url,
-            current.status,
-            failure,
-          );
-        }
-        resumes++;
+        const dropped = `${what}: the connection dropped at byte ${offset} of ${desc.size}, ${resumes} resumes tried: ${describe(failure ?? 'early end')}`;
+        if (loop.spent) throw new FetchError(dropped, current.url, current.status, failure);
         discard(current.body);
+        // A resume is a retry in the blob's one loop: its backoff, and one count with the requests' retries.
+        await loop.failed(new TransientError(dropped, current.url, current.status, undefined, failure));
+        resumes++;
         // From the registry URL again: a redirect's presigned URL may have expired.
-        current = await self.openBlob(desc, offset);
+        current = await self.openBlob(desc, offset, loop);
       }
     }
     const source = Readable.from(chunks(), { objectMode: false, highWaterMark: 64 * 1024 });

@@ -9,6 +9,7 @@ import {
   httpClient,
   defaultRetryPolicy,
   retryableOr,
+  type RetryLoop,
   isRetryableStatus,
   statusText,
   withRetries,
@@ -53,8 +54,12 @@ export interface TransportRequest {
   accept?: number[];
   /** What is being fetched, for messages: `manifest quay.io/x/y:tag`. */
   what: string;
-  /** Retry 429/5xx/resets (default: when the body can be replayed). */
-  retry?: boolean;
+  /**
+   * Retry 429/5xx/resets (default: when the body can be replayed). A RetryLoop: the caller's own loop (around
+   * this request and the read of its body), whose retries this request's share; false: one attempt, the
+   * caller retries.
+   */
+  retry?: boolean | RetryLoop;
 }
 
 function isReplayable(body: RequestBody | undefined): boolean {
@@ -157,7 +162,8 @@ export class RegistryTransport {
         throw await this.failure(res, req);
       }
     };
-    return retry ? withRetries(run, this.policy) : run();
+    if (retry === false) return run();
+    return withRetries(run, retry === true ? this.policy : retry);
   }
 
   private readonly warned = new Set<string>();

@@ -1,4 +1,4 @@
-import { FetchError, OsimageError, type Warning } from '../errors.js';
+import { FetchError, OsimageError, describe, type Warning } from '../errors.js';
 import { fetchJson } from '../http/client.js';
 import { redactUrl } from '../http/redact.js';
 import { assertLegacyArch, newestBuild, parseBuildList, type BuildList } from './builds.js';
@@ -91,7 +91,7 @@ export async function resolveBuild(settings: Settings, opts: { validate?: boolea
         lastErr = err;
       }
     }
-    throw new OsimageError(`failed to fetch metadata for build ${settings.build}: ${(lastErr as Error).message}`);
+    throw new OsimageError(`failed to fetch metadata for build ${settings.build}: ${describe(lastErr)}`);
   }
 
   const list = await fetchBuildList(settings);

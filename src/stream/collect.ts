@@ -4,7 +4,7 @@
  * build that lists the arch (with a warning when a pin was given). Arches may sit on their own channel
  * (`s390x=rhcos-4.8-s390x`, the 2021 layout). The default arches are the union of builds.json's.
  */
-import { OsimageError, UsageError, type Warning } from '../errors.js';
+import { OsimageError, UsageError, describe, type Warning } from '../errors.js';
 import { fetchJson } from '../http/client.js';
 import { redactUrl } from '../http/redact.js';
 import type { BuildList } from '../rhcos/builds.js';
@@ -101,7 +101,7 @@ export async function collectStream(
       try {
         doc = await fetchJson(metaJsonUrl(dir));
       } catch (err) {
-        throw new OsimageError(`failed to fetch metadata for build ${build} (${arch}): ${(err as Error).message}`, { cause: err });
+        throw new OsimageError(`failed to fetch metadata for build ${build} (${arch}): ${describe(err)}`, { cause: err });
       }
       const meta = parseMeta(doc, metaUrl);
       if (meta.buildid !== build) warnings.push({ code: 'meta-buildid', message: `${metaUrl} says buildid ${meta.buildid}, not ${build}` });

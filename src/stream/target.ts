@@ -4,7 +4,7 @@
  * kept. A result that differs only in `metadata` leaves the file as it is, so a rerun gives no diff.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { OsimageError } from '../errors.js';
+import { OsimageError, describe } from '../errors.js';
 import { formatStreamValue } from './format.js';
 import type { StreamJson } from './types.js';
 
@@ -16,7 +16,7 @@ export function parseStreamFile(text: string, file: string): StreamJson {
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new OsimageError(`${file}: not a stream file: ${(err as Error).message}`, { code: 'invalid-input' });
+    throw new OsimageError(`${file}: not a stream file: ${describe(err)}`, { code: 'invalid-input' });
   }
   if (!isObject(doc) || typeof doc.stream !== 'string' || !isObject(doc.architectures)) {
     throw new OsimageError(`${file}: not a stream file: expected an object with "stream" and "architectures"`, { code: 'invalid-input' });

@@ -2,8 +2,9 @@
  * The cache's store: entries with a checksum, corrupted ones discarded, least recently used dropped first,
  * pruning by several processes at once, and a folder that cannot be written changing nothing.
  */
-import { readFile, readdir, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { releaseFilesKey, tagKey, type CacheKey } from '../../src/cache/keys.js';
 import { cacheDir, parseSize } from '../../src/cache/settings.js';
@@ -12,6 +13,8 @@ import { withIo } from '../../src/context.js';
 import { beginRun } from '../../src/lifecycle.js';
 import { osimage, osimageBin } from '../helpers/cli.js';
 import { tempDir, type Temp } from '../helpers/oci-builder.js';
+
+const UNLINK_BARRIER = fileURLToPath(new URL('../helpers/unlink-barrier.cjs', import.meta.url));
 
 let temp: Temp | undefined;
 afterEach(async () => {
@@ -131,12 +134,26 @@ describe('CacheStore', () => {
   test('two processes pruning the same folder at once both succeed and leave it within the bound', async () => {
     const store = await newStore();
     for (let n = 1; n <= 200; n++) await store.put(key(n), Buffer.alloc(2000, n));
-    const env = { OSIMAGE_CACHE_DIR: temp!.dir };
-    const [a, b] = await Promise.all([
-      osimageBin(['cache', 'prune', '--max-size', '100K'], { env }),
-      osimageBin(['cache', 'prune', '--max-size', '100K'], { env }),
-    ]);
-    expect([a.exitCode, a.stderr, b.exitCode, b.stderr]).toEqual([0, '', 0, '']);
+    // The overlap is forced, not hoped for: a preloaded barrier holds each process at its first unlink() until
+    // both have listed the folder and chosen the same victims, so the second deletes what the first just deleted.
+    const barrier = join(temp!.dir, '..', `${basename(temp!.dir)}-barrier`);
+    await mkdir(barrier);
+    const env = {
+      OSIMAGE_CACHE_DIR: temp!.dir,
+      NODE_OPTIONS: `--require=${UNLINK_BARRIER}`,
+      OSIMAGE_TEST_BARRIER_DIR: barrier,
+      OSIMAGE_TEST_BARRIER_COUNT: '2',
+    };
+    try {
+      const [a, b] = await Promise.all([
+        osimageBin(['cache', 'prune', '--max-size', '100K'], { env }),
+        osimageBin(['cache', 'prune', '--max-size', '100K'], { env }),
+      ]);
+      expect([a.exitCode, a.stderr, b.exitCode, b.stderr]).toEqual([0, '', 0, '']);
+      expect(await readdir(barrier), 'both processes reached their first delete before either deleted').toHaveLength(2);
+    } finally {
+      await rm(barrier, { recursive: true, force: true });
+    }
     const info = await store.info();
     expect(info.bytes).toBeLessThanOrEqual(100 * 1024);
     expect(info.entries).toBeGreaterThan(0);

@@ -82,7 +82,7 @@ describe('packages --history over HTTP', () => {
   test('the cache: the first run fetches every commitmeta.json once, the second none', async () => {
     await run('--history', '--package', 'podman');
     expect(commitmetaRequests()).toBe(N);
-    expect(await readdir(join(cache, 'commitmeta'))).toHaveLength(N - 1);
+    expect(await readdir(join(cache, 'v1', 'commitmeta'))).toHaveLength(N - 1);
     server.requests.length = 0;
     const again = await run('--history', '--package', 'podman', '-o', 'json');
     expect(commitmetaRequests()).toBe(1); // only the build without one is asked again
@@ -98,10 +98,25 @@ describe('packages --history over HTTP', () => {
     expect(commitmetaRequests()).toBe(N); // OSIMAGE_NO_CACHE turns this cache off as it does the general one
   });
 
+  test('package lists are entries of the one cache: counted by `cache info`, bounded by prune, removed by clear', async () => {
+    await run('--history', '--package', 'podman');
+    const env = { OSIMAGE_CACHE_DIR: cache };
+    const info = await osimage(['cache', 'info'], { env });
+    expect(info.stdout).toMatch(new RegExp(`^Entries: +${N - 1}$`, 'm'));
+    const pruned = await osimage(['cache', 'prune', '--max-size', '0'], { env });
+    expect(pruned.stdout).toMatch(new RegExp(`^Removed ${N - 1} entries; 0 entries`));
+    await run('--history', '--package', 'podman');
+    expect(await readdir(join(cache, 'v1', 'commitmeta'))).toHaveLength(N - 1);
+    expect((await osimage(['cache', 'clear'], { env })).exitCode).toBe(0);
+    server.requests.length = 0;
+    await run('--history', '--package', 'podman');
+    expect(commitmetaRequests()).toBe(N);
+  });
+
   test('a damaged cache file is a miss, not an error', async () => {
     await run('--history', '--package', 'podman', '--limit', '1');
-    const [file] = await readdir(join(cache, 'commitmeta'));
-    await writeFile(join(cache, 'commitmeta', file!), '{"rpmostree.rpmdb.pkglist": [["bad name"');
+    const [file] = await readdir(join(cache, 'v1', 'commitmeta'));
+    await writeFile(join(cache, 'v1', 'commitmeta', file!), '{"rpmostree.rpmdb.pkglist": [["bad name"');
     server.requests.length = 0;
     const r = await run('--history', '--package', 'podman', '--limit', '1');
     expect(r.exitCode).toBe(0);

@@ -9,7 +9,7 @@ import tar from 'tar-stream';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { openPushTarget, type PushOptions } from '../../src/registry/push.js';
 import { MEDIA_TYPES, type Descriptor, type Platform } from '../../src/registry/types.js';
-import { sha256Digest } from '../../src/registry/digest.js';
+import { sha256Digest } from '../../src/oci/digest.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { printLogsOnFailure, startRegistry, type TestRegistry } from '../helpers/registry.js';
 

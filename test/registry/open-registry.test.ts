@@ -8,7 +8,7 @@ import { openPushTarget } from '../../src/registry/push.js';
 import { RegistryError } from '../../src/registry/errors.js';
 import { MANIFEST_ACCEPT, openRemote, type RemoteOptions } from '../../src/registry/remote.js';
 import { MAX_MANIFEST_BYTES, MEDIA_TYPES, isIndex, type ImageIndex } from '../../src/registry/types.js';
-import { sha256Digest } from '../../src/registry/digest.js';
+import { sha256Digest } from '../../src/oci/digest.js';
 import type { FaultProxy } from '../helpers/fault-proxy.js';
 import { makeImage, pushImage, pushIndex, readAll, type TestImage, useProxiedImage } from './fixtures.js';
 

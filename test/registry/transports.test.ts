@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openImage } from '../../src/registry/open.js';
 import { resolveImage, selectPlatform } from '../../src/registry/platform.js';
 import { isIndex, type ImageIndex } from '../../src/registry/types.js';
-import { sha256Digest } from '../../src/registry/digest.js';
+import { sha256Digest } from '../../src/oci/digest.js';
 import { layoutFiles } from '../../src/registry/oci-write.js';
 import { archive, entry, layout, multiArch, releaseImage, tempDir, type Temp } from '../helpers/oci-builder.js';
 

@@ -1,5 +1,5 @@
-import { OsimageError, UsageError } from '../../errors.js';
-import { format, parse } from '../semver.js';
+import { OsimageError, UsageError, describe } from '../../errors.js';
+import { format, parse } from '../../golang/semver.js';
 
 /** The `release-metadata` file (`cincinnati-metadata-v0`). */
 export interface ReleaseMetadata {
@@ -10,7 +10,7 @@ export interface ReleaseMetadata {
   metadata?: Record<string, unknown>;
 }
 
-/** oc's parser (src/release/semver.ts) and oc's words: `--name must be a semantic version: No Major.Minor.Patch elements found`. */
+/** oc's parser (src/golang/semver.ts) and oc's words: `--name must be a semantic version: No Major.Minor.Patch elements found`. */
 function normalize(v: string, flag: string): string {
   const parsed = parse(v);
   if (parsed.error === undefined) return format(parsed.version);
@@ -47,7 +47,7 @@ export function releaseMetadata(opts: { name: string; previous?: string[]; next?
     try {
       parsed = JSON.parse(opts.metadataJson);
     } catch (err) {
-      throw new UsageError(`--metadata: invalid JSON: ${(err as Error).message}`);
+      throw new UsageError(`--metadata: invalid JSON: ${describe(err)}`);
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError('--metadata must be a JSON object');
     if (Object.keys(parsed).length) md.metadata = parsed as Record<string, unknown>;
