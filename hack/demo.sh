@@ -12,8 +12,13 @@ export OSIMAGE="$PWD/bin/osimage"
 osimage() { node bin/osimage "$@"; }
 step() { printf '\n== %s\n' "$*"; }
 
-work="$(mktemp -d "${TMPDIR:-/tmp}/osimage-demo.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
+# OSIMAGE_DEMO_DIR: work in that (empty) folder and keep it, so that a test can check what the steps wrote.
+if [ -n "${OSIMAGE_DEMO_DIR:-}" ]; then
+  work="$OSIMAGE_DEMO_DIR"
+else
+  work="$(mktemp -d "${TMPDIR:-/tmp}/osimage-demo.XXXXXX")"
+  trap 'rm -rf "$work"' EXIT
+fi
 cp hack/release.sh "$work/release.sh"
 cp -r hack/sample/payload "$work/payload"
 

@@ -9,4 +9,4 @@ missing=()
 command -v htpasswd >/dev/null 2>&1 || missing+=(apache2-utils)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 
-bash "$(dirname "${BASH_SOURCE[0]}")/lib/apt-install.sh" ensure-registry ${missing[@]+"${missing[@]}"}
+bash "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh" ensure-registry ${missing[@]+"${missing[@]}"}

@@ -2,7 +2,7 @@ import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Build dist/ (tsc, then hack/bundle.mjs's dist/bundle/) once before the suite, so that the few tests that
+ * Build dist/ (tsc, then build/bundle.mjs's dist/bundle/) once before the suite, so that the few tests that
  * run bin/osimage as a subprocess run the source being tested, and a fresh clone passes `npm ci && npx vitest run` without `npm run build`.
  * Every other CLI test runs src/ in-process (test/helpers/cli.ts).
  */
@@ -15,6 +15,6 @@ export default async function setup(): Promise<void> {
   const r = await execa(process.execPath, args, { cwd: repo, reject: false, all: true });
   if (r.exitCode !== 0) throw new Error(`building dist/ for the subprocess tests failed (tsc ${args.slice(1).join(' ')}):\n${r.all}`);
   // Then the launcher's bundle (bin/osimage runs dist/bundle/ when it exists): a stale one would test old code.
-  const b = await execa(process.execPath, ['hack/bundle.mjs'], { cwd: repo, reject: false, all: true });
-  if (b.exitCode !== 0) throw new Error(`building dist/bundle/ for the subprocess tests failed (node hack/bundle.mjs):\n${b.all}`);
+  const b = await execa(process.execPath, ['build/bundle.mjs'], { cwd: repo, reject: false, all: true });
+  if (b.exitCode !== 0) throw new Error(`building dist/bundle/ for the subprocess tests failed (node build/bundle.mjs):\n${b.all}`);
 }

@@ -13,4 +13,4 @@ command -v skopeo >/dev/null 2>&1 || missing+=(skopeo)
 [ -x /usr/bin/time ] || missing+=(time)
 command -v tar >/dev/null 2>&1 || missing+=(tar)
 
-bash "$here/../lib/apt-install.sh" ensure-tools ${missing[@]+"${missing[@]}"}
+bash "$here/../apt-install.sh" ensure-tools ${missing[@]+"${missing[@]}"}

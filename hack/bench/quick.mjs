@@ -14,7 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startRegistryServer } from '../lib/registry-server.mjs';
+import { startRegistryServer } from '../../test/infra/registry-server.mjs';
 import { buildBenchImages } from './lib/images.mjs';
 import { alternate, median, run } from './lib/measure.mjs';
 

@@ -30,7 +30,7 @@ import { mkdtemp, rm, statfs, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startRegistryServer } from '../lib/registry-server.mjs';
+import { startRegistryServer } from '../../test/infra/registry-server.mjs';
 import { serveBuilds } from './lib/builds.mjs';
 import { fromReleasePushes, fromReleaseSection } from './lib/from-release.mjs';
 import { buildBenchImages, imageReferences } from './lib/images.mjs';
@@ -502,7 +502,6 @@ async function main() {
     ],
     'undici (whole package)': ['undici'],
     yaml: ['yaml'],
-    semver: ['semver'],
     'tar-stream': ['tar-stream'],
   };
   log(`module costs: 1 warm-up + ${opts.startupRuns} alternating runs importing ${Object.keys(graphs).join(', ')}`);

@@ -14,7 +14,7 @@
  * Repository `ocp/base:cvo`: a one-layer base image for `release new --to-image-base`.
  */
 import { buildLayer, jsonBlob } from '../../dist/release/build-layer.js';
-import { ocImageStream, ocTag } from '../lib/image-stream.mjs';
+import { ocImageStream, ocTag } from '../../test/infra/image-stream.mjs';
 
 export const CREATED = '2023-05-25T08:25:20Z';
 export const ART = 'quay.io/openshift-release-dev/ocp-v4.0-art-dev';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { freePort, startRegistryServer } from '../lib/registry-server.mjs';
+import { freePort, startRegistryServer } from '../../test/infra/registry-server.mjs';
 import { buildSet, pushSet } from './images.mjs';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { extract as tarExtract } from 'tar-stream';
 import { buildImage, buildLayer } from '../../dist/release/build-layer.js';
 import { writeOciArchive, writeOciLayout } from '../../dist/registry/oci-write.js';
-import { ocImageStream, ocTag } from '../lib/image-stream.mjs';
+import { ocImageStream, ocTag } from '../../test/infra/image-stream.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const outDir = resolve(process.argv[2] ?? here);

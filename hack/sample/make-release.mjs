@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildImage, buildLayer } from '../../dist/release/build-layer.js';
 import { writeOciArchive } from '../../dist/registry/oci-write.js';
-import { ocImageStream, ocTag } from '../lib/image-stream.mjs';
+import { ocImageStream, ocTag } from '../../test/infra/image-stream.mjs';
 
 const out = join(resolve(process.argv[2] ?? fileURLToPath(new URL('.', import.meta.url))), 'release.oci-archive');
 const created = '2023-05-25T08:25:20Z';

@@ -28,9 +28,6 @@ export interface AtomicWrite extends AtomicOptions {
   data: string | Uint8Array;
 }
 
-/** Test hook: throw after the temp file is written (and a backup made) and before the rename (simulates a crash). */
-export const hooks: { beforeRename?: (path: string) => void } = {};
-
 function tempName(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
@@ -83,7 +80,6 @@ async function stage(path: string, body: string | Uint8Array | Readable, opts: A
 /** Rename the staged temp file over `path`; on failure the temp file is removed. */
 async function commit(path: string, tmp: string): Promise<void> {
   try {
-    hooks.beforeRename?.(path);
     await rename(tmp, path);
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
@@ -152,7 +148,6 @@ export async function writeFilesAtomic(writes: AtomicWrite[]): Promise<void> {
         pending = tempName(s.path);
         await link(s.path, pending);
       }
-      hooks.beforeRename?.(s.path);
       await rename(s.tmp, s.path);
       done.push({ path: s.path, backup: pending });
       pending = undefined;

@@ -8,8 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
 import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hooks, writeFilesAtomic } from '../../src/files/atomic.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { writeFilesAtomic } from '../../src/files/atomic.js';
 import { editFilesAtomic } from '../../src/files/edit.js';
 import { readText } from '../../src/files/read.js';
 import { applyPlan, planPin } from '../../src/pin/plan.js';
@@ -18,6 +18,10 @@ import { writePayload } from '../../src/payload/write.js';
 import { osimage } from '../helpers/cli.js';
 import { CM_FILE, cleanup, tempDir, U, W } from '../payload/helpers.js';
 import { NEWEST_412, sandbox, type Sandbox } from '../pin/setup.js';
+import { renameFault } from '../helpers/rename-fault.js';
+
+// A crash before a rename, without a hook in src/ (see the helper).
+vi.mock('node:fs/promises', async (real) => (await import('../helpers/rename-fault.js')).withRenameFault(real));
 
 let sb: Sandbox;
 let work: string;
@@ -35,7 +39,7 @@ beforeEach(async () => {
   await mkdir(work);
 });
 afterEach(async () => {
-  delete hooks.beforeRename;
+  delete renameFault.beforeRename;
   // Should a regression block a read on a FIFO, open its other end and close it: the reader gets EOF and the
   // worker is not left with a thread stuck forever.
   for (const f of fifos.splice(0)) {
@@ -176,12 +180,12 @@ describe('item 17: symlinks and read-only files as the pin file', () => {
 
   it('payload write through a symlinked image-references keeps the link', async () => {
     const dir = await tempDir('mco-2019');
-    await writePayload({ dir, pullspec: U });
+    await writePayload({ dir, osImage: U });
     const refs = join(dir, 'image-references');
     await writeFile(join(dir, 'refs.real'), await readFile(refs));
     await symlink('refs.real', `${refs}.tmp-link`);
     execFileSync('mv', ['-f', `${refs}.tmp-link`, refs]);
-    await writePayload({ dir, pullspec: W });
+    await writePayload({ dir, osImage: W });
     expect(await readlink(refs)).toBe('refs.real');
     expect(await readFile(join(dir, 'refs.real'), 'utf8')).toContain(W);
   });
@@ -235,7 +239,7 @@ describe('item 18: a failed multi-file write leaves no debris', () => {
     ['second', 'b.yaml', 'the first file is put back and its backup and both temp files are gone'],
   ])('the %s rename fails (after its backup was made, at %s): %s', async (which, name) => {
     const { a, b, before } = await twoFiles();
-    hooks.beforeRename = (p) => {
+    renameFault.beforeRename = (p) => {
       if (p === join(work, name)) throw new Error(`${which} rename fails`);
     };
     const writes = [
@@ -264,10 +268,10 @@ describe('item 18: a failed multi-file write leaves no debris', () => {
   it('payload write whose ConfigMap rename fails leaves the folder exactly as it was', async () => {
     const dir = await tempDir('mco-2019');
     const before = await listing(dir);
-    hooks.beforeRename = (p) => {
+    renameFault.beforeRename = (p) => {
       if (p.endsWith(CM_FILE)) throw new Error('simulated failure');
     };
-    await expect(writePayload({ dir, pullspec: W })).rejects.toThrow(/simulated failure/);
+    await expect(writePayload({ dir, osImage: W })).rejects.toThrow(/simulated failure/);
     expect(await listing(dir)).toEqual(before);
   });
 });

@@ -10,7 +10,7 @@
  *
  * The registry's own log goes to a file; `logs()` returns it so a failing test can print it.
  * hack/ensure-registry.sh installs the binaries (npm test runs it first). Starting and stopping the process
- * is hack/lib/registry-server.mjs, shared with the benchmarks (hack/bench); this file adds the auth modes.
+ * is test/infra/registry-server.mjs, shared with the benchmarks (hack/bench) and hack/oc-compare; this file adds the auth modes.
  */
 import { execFile } from 'node:child_process';
 import { createPrivateKey, createSign, randomBytes, type KeyObject } from 'node:crypto';
@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { REGISTRY_BIN, freePort, startRegistryServer, type RegistryServer } from '../../hack/lib/registry-server.mjs';
+import { REGISTRY_BIN, freePort, startRegistryServer, type RegistryServer } from '../infra/registry-server.mjs';
 import { selfSignedCert } from './tls.js';
 
 const run = promisify(execFile);

@@ -215,9 +215,3 @@ describe('osimage payload bootimages', () => {
     expect(await snapshot(dir)).toEqual({});
   });
 });
-
-it('osimage payload --help lists the five subcommands', async () => {
-  const r = await osimage(['payload', '--help']);
-  expect(r.exitCode).toBe(0);
-  for (const sub of ['write', 'render', 'merge', 'check', 'bootimages']) expect(r.stdout).toContain(sub);
-});

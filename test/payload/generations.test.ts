@@ -1,16 +1,19 @@
 /** payload write on the MCO folders of every generation (hack/sample/generations) and the rules of issue 13 item 3. */
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import { hooks } from '../../src/files/atomic.js';
 import { parseImageStream } from '../../src/payload/image-stream.js';
 import { writePayload, type PayloadWriteOptions } from '../../src/payload/write.js';
 import { BASE, BASE_LIST, buildSource, EXT, EXT_LIST, generation, OSC } from './generations-helpers.js';
 import { changedLines, cleanup, read, snapshot, U, W, Z } from './helpers.js';
+import { renameFault } from '../helpers/rename-fault.js';
+
+// A crash before a rename, without a hook in src/ (see the helper).
+vi.mock('node:fs/promises', async (real) => (await import('../helpers/rename-fault.js')).withRenameFault(real));
 
 afterEach(async () => {
-  delete hooks.beforeRename;
+  delete renameFault.beforeRename;
   await cleanup();
 });
 
@@ -28,11 +31,11 @@ const dataOf = async (dir: string, file: string) => parse(await read(join(dir, f
 async function writeTwice(opts: PayloadWriteOptions) {
   const r = await writePayload(opts);
   const files = await snapshot(opts.dir);
-  hooks.beforeRename = (p) => {
+  renameFault.beforeRename = (p) => {
     throw new Error(`unexpected write of ${p}`);
   };
   const again = await writePayload(opts);
-  delete hooks.beforeRename;
+  delete renameFault.beforeRename;
   expect(again.changed).toBe(false);
   expect(await snapshot(opts.dir)).toEqual(files);
   return r;
@@ -324,7 +327,7 @@ describe('machine-os= build versions of an input image stream', () => {
 it('every file changes or none: a failed ConfigMap rename puts image-references back', async () => {
   const dir = await generation('4.13-mixed');
   const before = await snapshot(dir);
-  hooks.beforeRename = (p) => {
+  renameFault.beforeRename = (p) => {
     if (p.endsWith(CM80)) throw new Error('simulated crash');
   };
   await expect(writePayload({ dir, build: async () => ALL })).rejects.toThrow(/simulated crash/);

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
-import { hooks } from '../../src/files/atomic.js';
 import {
   loadManifests,
   writeMachineConfigs,
@@ -14,9 +13,13 @@ import {
   type MachineConfig,
 } from '../../src/payload/machineconfig.js';
 import { cleanup, snapshot, tempDir, U, W, Z } from './helpers.js';
+import { renameFault } from '../helpers/rename-fault.js';
+
+// A crash before a rename, without a hook in src/ (see the helper).
+vi.mock('node:fs/promises', async (real) => (await import('../helpers/rename-fault.js')).withRenameFault(real));
 
 afterEach(async () => {
-  delete hooks.beforeRename;
+  delete renameFault.beforeRename;
   await cleanup();
 });
 
@@ -82,12 +85,12 @@ describe('writeMachineConfigs', () => {
       'unchanged',
       'unchanged',
     ]);
-    hooks.beforeRename = (p) => {
+    renameFault.beforeRename = (p) => {
       if (p.includes('worker')) throw new Error('no space left');
     };
     await expect(writeMachineConfigs(dir, renderOsImageUrlConfigs(W, ['master', 'worker']))).rejects.toThrow(/no space left/);
     expect(await snapshot(dir)).toEqual(files);
-    delete hooks.beforeRename;
+    delete renameFault.beforeRename;
     expect((await writeMachineConfigs(dir, renderOsImageUrlConfigs(W, ['master', 'infra']))).map((w) => w.action)).toEqual([
       'updated',
       'created',

@@ -1,15 +1,18 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import { hooks } from '../../src/files/atomic.js';
 import { parseImageStream, setImageReferenceTag } from '../../src/payload/image-stream.js';
 import { setOsImageUrl } from '../../src/payload/osimageurl.js';
 import { writePayload } from '../../src/payload/write.js';
 import { changedLines, CM_FILE, cleanup, FIXTURES, read, snapshot, tempDir, U, V, W } from './helpers.js';
+import { renameFault } from '../helpers/rename-fault.js';
+
+// A crash before a rename, without a hook in src/ (see the helper).
+vi.mock('node:fs/promises', async (real) => (await import('../helpers/rename-fault.js')).withRenameFault(real));
 
 afterEach(async () => {
-  delete hooks.beforeRename;
+  delete renameFault.beforeRename;
   await cleanup();
 });
 
@@ -25,7 +28,7 @@ const SIX = [
 describe('payload write: a new folder', () => {
   it('creates an ImageStream with one machine-os-content tag and the ConfigMap, byte-identical values', async () => {
     const dir = await tempDir();
-    const r = await writePayload({ dir, pullspec: U });
+    const r = await writePayload({ dir, osImage: U });
     expect(r.changed).toBe(true);
     expect(r.imageReferences.action).toBe('created');
     const is = parse(await read(join(dir, 'image-references')));
@@ -47,7 +50,7 @@ describe('payload write: a new folder', () => {
 
   it('uses the configured ConfigMap file name', async () => {
     const dir = await tempDir();
-    await writePayload({ dir, pullspec: U, configMapFile: '0000_80_machine-config-operator_05_osimageurl.yaml' });
+    await writePayload({ dir, osImage: U, configMapFile: '0000_80_machine-config-operator_05_osimageurl.yaml' });
     expect((await readdir(dir)).sort()).toEqual(['0000_80_machine-config-operator_05_osimageurl.yaml', 'image-references']);
   });
 });
@@ -57,7 +60,7 @@ describe('payload write: the MCO install/ folder of early 2019 (YAML with commen
     const dir = await tempDir('mco-2019');
     const refsBefore = await read(join(dir, 'image-references'));
     const cmBefore = await read(join(dir, CM_FILE));
-    const r = await writePayload({ dir, pullspec: U });
+    const r = await writePayload({ dir, osImage: U });
     expect(r.imageReferences).toMatchObject({ action: 'updated', previous: V });
     expect(r.configMap).toMatchObject({ action: 'updated', previous: V });
     const refsAfter = await read(join(dir, 'image-references'));
@@ -76,12 +79,12 @@ describe('payload write: the MCO install/ folder of early 2019 (YAML with commen
 
   it('a second run with the same input changes nothing and says so', async () => {
     const dir = await tempDir('mco-2019');
-    await writePayload({ dir, pullspec: U });
+    await writePayload({ dir, osImage: U });
     const first = await snapshot(dir);
-    hooks.beforeRename = (p) => {
+    renameFault.beforeRename = (p) => {
       throw new Error(`unexpected write of ${p}`);
     };
-    const r = await writePayload({ dir, pullspec: U });
+    const r = await writePayload({ dir, osImage: U });
     expect(r.changed).toBe(false);
     expect(r.imageReferences.action).toBe('unchanged');
     expect(r.configMap!.action).toBe('unchanged');
@@ -93,12 +96,12 @@ describe('payload write: the MCO install/ folder of early 2019 (YAML with commen
     const full = await read(join(dir, 'image-references'));
     const cut = full.slice(0, full.indexOf('  # Special:'));
     await writeFile(join(dir, 'image-references'), cut);
-    const r = await writePayload({ dir, pullspec: U });
+    const r = await writePayload({ dir, osImage: U });
     expect(r.imageReferences.action).toBe('appended');
     const after = await read(join(dir, 'image-references'));
     expect(after.startsWith(cut)).toBe(true);
     expect(after.slice(cut.length)).toBe(`  - name: machine-os-content\n    from:\n      kind: DockerImage\n      name: ${U}\n`);
-    const again = await writePayload({ dir, pullspec: U });
+    const again = await writePayload({ dir, osImage: U });
     expect(again.changed).toBe(false);
     expect(parseImageStream(await read(join(dir, 'image-references')), 'x').spec.tags).toHaveLength(7);
   });
@@ -142,7 +145,7 @@ describe('payload write: the MCO install/ folder of early 2019 (YAML with commen
     const dir = await tempDir('mco-2019');
     const cm = await read(join(dir, CM_FILE));
     await writeFile(join(dir, CM_FILE), cm.replace(V, W));
-    const r = await writePayload({ dir, pullspec: U });
+    const r = await writePayload({ dir, osImage: U });
     expect(r.warnings).toHaveLength(1);
     expect(r.warnings[0]!.code).toBe('osimageurl-disagreed');
     expect(r.warnings[0]!.message).toContain('disagreed');
@@ -156,7 +159,7 @@ describe('payload write: a JSON image-references as oc writes it', () => {
     const before = await read(join(dir, 'image-references'));
     expect(before.endsWith('}')).toBe(true);
     // the tag's machine-os= build version names the same build, so only the image line changes
-    await writePayload({ dir, pullspec: U, buildId: '413.92.202305231734-0' });
+    await writePayload({ dir, osImage: U, buildId: '413.92.202305231734-0' });
     const after = await read(join(dir, 'image-references'));
     const diff = changedLines(before, after);
     expect(diff).toHaveLength(1);
@@ -186,32 +189,32 @@ describe('payload write: a JSON image-references as oc writes it', () => {
 describe('payload write: refusals leave every file as it was', () => {
   async function refuses(dir: string, opts: Partial<Parameters<typeof writePayload>[0]>, why: RegExp) {
     const before = await snapshot(dir);
-    await expect(writePayload({ dir, pullspec: U, ...opts })).rejects.toThrow(why);
+    await expect(writePayload({ dir, osImage: U, ...opts })).rejects.toThrow(why);
     expect(await snapshot(dir)).toEqual(before);
   }
 
   it('an empty value (oc rejects an empty from.name)', async () => {
-    await refuses(await tempDir(), { pullspec: '' }, /empty/);
-    await refuses(await tempDir('mco-2019'), { pullspec: '' }, /empty/);
+    await refuses(await tempDir(), { osImage: '' }, /empty/);
+    await refuses(await tempDir('mco-2019'), { osImage: '' }, /empty/);
   });
 
   it('a tag form without allowTag; with it the tag is written', async () => {
     const dir = await tempDir('mco-2019');
-    await refuses(dir, { pullspec: 'quay.io/x/os:latest' }, /by tag, not by digest/);
-    await writePayload({ dir, pullspec: 'quay.io/x/os:latest', allowTag: true });
+    await refuses(dir, { osImage: 'quay.io/x/os:latest' }, /by tag, not by digest/);
+    await writePayload({ dir, osImage: 'quay.io/x/os:latest', allowTag: true });
     expect(parse(await read(join(dir, CM_FILE))).data.osImageURL).toBe('quay.io/x/os:latest');
   });
 
   it('a bad digest', async () => {
-    await refuses(await tempDir('mco-2019'), { pullspec: `quay.io/x/os@sha256:${'z'.repeat(64)}` }, /not hex digits/);
-    await refuses(await tempDir('mco-2019'), { pullspec: `quay.io/x/os@sha256:${'a'.repeat(40)}` }, /64 hex digits, not 40/);
+    await refuses(await tempDir('mco-2019'), { osImage: `quay.io/x/os@sha256:${'z'.repeat(64)}` }, /not hex digits/);
+    await refuses(await tempDir('mco-2019'), { osImage: `quay.io/x/os@sha256:${'a'.repeat(40)}` }, /64 hex digits, not 40/);
   });
 
   it('another tag already using the same source repository', async () => {
     const dir = await tempDir('mco-2019');
     await refuses(
       dir,
-      { pullspec: 'quay.io/coreos/etcd:v3.3.10', allowTag: true },
+      { osImage: 'quay.io/coreos/etcd:v3.3.10', allowTag: true },
       /the source repository "quay.io\/coreos\/etcd:v3.3.10" was defined more than once \(for "etcd" and "machine-os-content"\)/,
     );
   });
@@ -273,7 +276,7 @@ describe('payload write: refusals leave every file as it was', () => {
     await refuses(await tempDir(), { configMapFile: '../x.yaml' }, /must be a file name inside --dir/);
     await refuses(await tempDir(), { configMapFile: 'image-references' }, /cannot be image-references/);
     const dir = await tempDir();
-    await expect(writePayload({ dir: join(dir, 'nope'), pullspec: U })).rejects.toThrow(/nope: no such directory/);
+    await expect(writePayload({ dir: join(dir, 'nope'), osImage: U })).rejects.toThrow(/nope: no such directory/);
   });
 });
 
@@ -282,11 +285,11 @@ describe('payload write: both files or neither', () => {
     const dir = await tempDir('mco-2019');
     const before = await snapshot(dir);
     const renamed: string[] = [];
-    hooks.beforeRename = (p) => {
+    renameFault.beforeRename = (p) => {
       renamed.push(p);
       if (renamed.length === 2) throw new Error('simulated crash before the second rename');
     };
-    await expect(writePayload({ dir, pullspec: U })).rejects.toThrow(/simulated crash/);
+    await expect(writePayload({ dir, osImage: U })).rejects.toThrow(/simulated crash/);
     expect(renamed).toEqual([join(dir, 'image-references'), join(dir, CM_FILE)]);
     expect(await snapshot(dir)).toEqual(before);
   });
@@ -296,17 +299,17 @@ describe('payload write: both files or neither', () => {
     const refs = await read(join(dir, 'image-references'));
     await rm(join(dir, CM_FILE)); // --configmap-file names the file to create when the folder has no ConfigMap
     await mkdir(join(dir, 'cm.yaml'));
-    await expect(writePayload({ dir, pullspec: U, configMapFile: 'cm.yaml' })).rejects.toThrow(/cm.yaml: is a directory/);
+    await expect(writePayload({ dir, osImage: U, configMapFile: 'cm.yaml' })).rejects.toThrow(/cm.yaml: is a directory/);
     expect(await read(join(dir, 'image-references'))).toBe(refs);
     expect((await readdir(dir)).sort()).toEqual(['cm.yaml', 'image-references']);
   });
 
   it('a new folder gets no file when the second one fails', async () => {
     const dir = await tempDir();
-    hooks.beforeRename = (p) => {
+    renameFault.beforeRename = (p) => {
       if (p.endsWith(CM_FILE)) throw new Error('disk full');
     };
-    await expect(writePayload({ dir, pullspec: U })).rejects.toThrow(/disk full/);
+    await expect(writePayload({ dir, osImage: U })).rejects.toThrow(/disk full/);
     expect(await readdir(dir)).toEqual([]);
   });
 });

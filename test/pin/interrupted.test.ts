@@ -1,9 +1,12 @@
 import { chmod, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hooks } from '../../src/files/atomic.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { applyPlan, planPin } from '../../src/pin/plan.js';
 import { NEWEST_412, OLDER_412, sandbox, type Sandbox } from './setup.js';
+import { renameFault } from '../helpers/rename-fault.js';
+
+// A crash before a rename, without a hook in src/ (see the helper).
+vi.mock('node:fs/promises', async (real) => (await import('../helpers/rename-fault.js')).withRenameFault(real));
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -13,7 +16,7 @@ afterAll(async () => {
   await sb.close();
 });
 afterEach(() => {
-  delete hooks.beforeRename;
+  delete renameFault.beforeRename;
 });
 
 describe('a pin write interrupted before the rename', () => {
@@ -32,7 +35,7 @@ describe('a pin write interrupted before the rename', () => {
     expect(plan.script.after).toContain(`RHCOS_BUILD_NAME:-${NEWEST_412}}`);
     // Crash before the second rename: the script would already be replaced, the snapshot not yet.
     let renames = 0;
-    hooks.beforeRename = () => {
+    renameFault.beforeRename = () => {
       if (++renames === 2) throw new Error('simulated crash');
     };
     await expect(applyPlan(plan)).rejects.toThrow(/simulated crash/);
@@ -42,7 +45,7 @@ describe('a pin write interrupted before the rename', () => {
     expect((await readdir(sb.work)).sort()).toEqual(['release.sh', 'rhcos.json']);
 
     // Crash before the first rename, too.
-    hooks.beforeRename = () => {
+    renameFault.beforeRename = () => {
       throw new Error('simulated crash');
     };
     await expect(applyPlan(plan)).rejects.toThrow(/simulated crash/);
@@ -50,7 +53,7 @@ describe('a pin write interrupted before the rename', () => {
     expect((await readdir(sb.work)).sort()).toEqual(['release.sh', 'rhcos.json']);
 
     // Without the crash the same plan goes through, keeping the script's mode.
-    delete hooks.beforeRename;
+    delete renameFault.beforeRename;
     await chmod(script, 0o750);
     await applyPlan(plan);
     expect(await readFile(script, 'utf8')).toBe(plan.script.after);
@@ -60,7 +63,7 @@ describe('a pin write interrupted before the rename', () => {
 
   it('does not create a new file when interrupted', async () => {
     const script = join(sb.work, 'new.sh');
-    hooks.beforeRename = () => {
+    renameFault.beforeRename = () => {
       throw new Error('simulated crash');
     };
     const plan = await planPin({ file: script, flags: { baseUrl: sb.server.url, channel: 'rhcos-4.12' }, env: {} });

@@ -51,10 +51,14 @@ describe('auth file lookup order', () => {
     expect(await user({ ...env, REGISTRY_AUTH_FILE: a }, explicit)).toBe('X');
     const empty = await put(join(dir, 'empty.json'), authJson({}));
     expect(await user({ ...env, REGISTRY_AUTH_FILE: a }, empty)).toBeUndefined();
-    // DOCKER_CONFIG moves the docker file
-    await put(join(dir, 'dockercfg', 'config.json'), authJson({ 'q.io': { auth: b64('E:pe') } }));
-    expect(await user({ ...env, DOCKER_CONFIG: join(dir, 'dockercfg') })).toBe('E');
-    expect(d).toBeTruthy();
+    // DOCKER_CONFIG moves the docker file: the moved one is read, and ~/.docker/config.json (d) no longer is
+    const moved = await put(join(dir, 'dockercfg', 'config.json'), authJson({ 'q.io': { auth: b64('E:pe') } }));
+    const withDockerConfig = { ...env, DOCKER_CONFIG: join(dir, 'dockercfg') };
+    expect(await user(withDockerConfig)).toBe('E');
+    expect((await findCredential('q.io', 'ocp/release', { env: withDockerConfig, home })).file).toBe(moved);
+    await rm(moved);
+    expect(await user(withDockerConfig)).toBeUndefined();
+    expect((await findCredential('q.io', 'ocp/release', { env, home })).file).toBe(d);
   });
 
   test('a file without a matching entry passes on to the next one', async () => {

@@ -14,7 +14,7 @@ import { createGzip } from 'node:zlib';
 import { execa } from 'execa';
 import { pack as tarPack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { sha256Digest } from '../../src/registry/digest.js';
+import { sha256Digest } from '../../src/oci/digest.js';
 import { openImage } from '../../src/registry/open.js';
 import { resolveImage } from '../../src/registry/platform.js';
 import { MEDIA_TYPES } from '../../src/registry/types.js';

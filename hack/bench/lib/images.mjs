@@ -19,8 +19,8 @@ import { createGzip, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import tarStream from 'tar-stream';
 import { buildImage, buildLayer, tarBytes } from '../../../dist/release/build-layer.js';
-import { sha256Digest } from '../../../dist/registry/digest.js';
-import { ocImageStream, ocTag } from '../../lib/image-stream.mjs';
+import { sha256Digest } from '../../../dist/oci/digest.js';
+import { ocImageStream, ocTag } from '../../../test/infra/image-stream.mjs';
 import { MEDIA_TYPES } from '../../../dist/registry/types.js';
 
 const MiB = 1024 * 1024;

@@ -21,7 +21,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startRegistryServer } from '../../lib/registry-server.mjs';
+import { startRegistryServer } from '../../../test/infra/registry-server.mjs';
 import { buildImages } from './images.mjs';
 import {
   caseFolders,

@@ -1,7 +1,7 @@
 /**
  * Starting and stopping the real distribution registry (Debian package docker-registry,
  * /usr/bin/docker-registry) on 127.0.0.1 with a config written into a folder the caller owns. No test
- * framework here: test/helpers/registry.ts (tests, with auth modes) and hack/bench (benchmarks) both use it.
+ * framework here: test/helpers/registry.ts (tests, with auth modes), hack/bench (benchmarks) and hack/oc-compare use it.
  * Types: registry-server.d.mts.
  */
 import { spawn } from 'node:child_process';

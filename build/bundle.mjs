@@ -4,7 +4,7 @@
  * by esbuild from src/ with the npm dependencies. tsc's per-module dist/ stays (hack/ scripts and tests import it);
  * run after tsc, as `npm run build` and the test suite's global setup do.
  *
- * Two CommonJS scripts, each loaded by src/code-cache.ts through `vm.Script` with a V8 code cache (Node 20 has no
+ * Two CommonJS scripts, each loaded by src/launcher/code-cache.ts through `vm.Script` with a V8 code cache (Node 20 has no
  * compile cache for ES modules: parsing the bundle on every run cost more than the files it saved):
  * - cli.cjs: src/cli.ts and what it loads (commander, the command table, errors, the run context, terminal
  *   output). `--help` and `--version` load nothing else.
@@ -13,7 +13,7 @@
  *   script costs no file lookups), so `release info` by digest never evaluates the HTTP stack.
  * The modules in cli.cjs are not copied into commands.cjs: it reaches them through `require('osimage-shared:…')`,
  * so errors stay one class (instanceof) and the run context one AsyncLocalStorage. cli.ts's
- * `import('./commands/x.js')` becomes `require('osimage-commands:./commands/x.js')`; src/code-cache.ts resolves both.
+ * `import('./commands/x.js')` becomes `require('osimage-commands:./commands/x.js')`; src/launcher/code-cache.ts resolves both.
  *
  * Rewritten in the bundle only (src/ and dist/ keep their code):
  * - `createRequire(import.meta.url)` used for a literal `require('x')` becomes esbuild's `require`, so that
@@ -154,7 +154,7 @@ const common = {
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  // src/code-cache.ts passes it; its `url` is computed on first use.
+  // src/launcher/code-cache.ts passes it; its `url` is computed on first use.
   define: { 'import.meta.url': '__osimageMeta.url' },
   legalComments: 'none',
   minifyWhitespace: true,
@@ -216,7 +216,7 @@ const useShared = {
 };
 // npm packages kept out of commands.cjs, each in a script of its own (`<name>.cjs`), read only when first required: a
 // query answered from the cache never reads undici's code nor its code cache (which a first run that made requests
-// filled). src/ reaches them through `require('osimage-pkg:<specifier>')`; src/code-cache.ts resolves it.
+// filled). src/ reaches them through `require('osimage-pkg:<specifier>')`; src/launcher/code-cache.ts resolves it.
 const SPLIT = ['undici', 'yaml'];
 const splitOf = (spec) => SPLIT.find((p) => spec === p || spec.startsWith(`${p}/`));
 const splitSpecs = new Map(SPLIT.map((p) => [p, new Set()]));
@@ -262,5 +262,5 @@ const script = (result) => {
 const manifest = { cli: script(cli), commands: script(commands), packages: {} };
 for (const [pkg, result] of packages) manifest.packages[pkg] = script(result);
 // The loader bin/osimage requires (CommonJS, so that Node's ES module loader is never started).
-await build({ ...common, entryPoints: [`${src}code-cache.ts`], outfile: `${outdir}/loader.cjs`, define: {} });
+await build({ ...common, entryPoints: [`${src}launcher/code-cache.ts`], outfile: `${outdir}/loader.cjs`, define: {} });
 writeFileSync(`${outdir}/bundle.json`, `${JSON.stringify(manifest, null, 2)}\n`);
