@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { packageVersion } from './package-info.js';
 import { createRequire } from 'node:module';
 import type { Command } from 'commander';
 import { EXIT_USAGE, OsimageError, UsageError, describe } from './errors.js';
 import { type Io, env, io, requestedExitCode, withIo } from './context.js';
+import { envFlag } from './env-flag.js';
 import { normalizeArgv } from './commands/argv.js';
 import { beginRun } from './lifecycle.js';
 
@@ -28,7 +29,10 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ c
     summary: 'compare the packages of two RHCOS builds or of the builds two releases ship',
     load: () => import('./commands/diff.js'),
   },
-  release: { summary: 'read release payload images: info, extract', load: () => import('./commands/release.js') },
+  release: {
+    summary: 'read and assemble release payload images: info, extract, os-streams, bootimages, new',
+    load: () => import('./commands/release.js'),
+  },
   stream: {
     summary: 'print (or rewrite, or --check) bootimage stream metadata: every arch and platform of RHCOS builds',
     load: () => import('./commands/stream.js'),
@@ -50,14 +54,6 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ c
     load: () => import('./commands/verify.js'),
   },
 };
-
-function version(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
-}
 
 /** The command the arguments name (`osimage resolve ...`, `osimage help resolve`), if any. */
 function commandName(argv: string[]): string | undefined {
@@ -105,7 +101,7 @@ async function runCommand(argv: string[], run: Io): Promise<number> {
   };
   const program = new Command('osimage')
     .description('The OS image (RHCOS) of an OpenShift release, from build to payload.')
-    .version(version(), '-V, --version');
+    .version(packageVersion(), '-V, --version');
   const name = commandName(argv);
   if (name) {
     program.addCommand((await COMMANDS[name]!.load()).command());
@@ -146,7 +142,7 @@ async function exitCodeFor(
   const hint = (await import('./output/hints.js')).hintFor(err);
   if (hint !== undefined) terminal.info(`info: ${hint}`);
   if (err instanceof OsimageError) return err.exitCode;
-  if (env().OSIMAGE_DEBUG && err instanceof Error && err.stack) {
+  if (envFlag(env().OSIMAGE_DEBUG) && err instanceof Error && err.stack) {
     // The stack's first line is the message, which may quote text from outside: escaped as every other line is.
     io().stderr.write(`${(await import('./output/escape.js')).escapeText(err.stack)}\n`);
   }

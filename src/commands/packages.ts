@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
+import { DEFAULT_HISTORY_LIMIT } from '../packages/defaults.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
 
 interface PackagesOptions extends SettingsOptionValues {
@@ -24,7 +25,9 @@ export function command(): Command {
     )
     .option('--history', "how --package NAME's version changed across the channel's builds, newest first")
     .option('--since <build>', 'with --history: go back to this build (default: --limit builds)')
-    .addOption(new Option('--limit <n>', 'with --history and no --since: the number of builds to read').default('100'))
+    .addOption(
+      new Option('--limit <n>', 'with --history and no --since: the number of builds to read').default(String(DEFAULT_HISTORY_LIMIT)),
+    )
     .option('--no-cache', 'with --history: neither read nor write the commitmeta cache ($OSIMAGE_CACHE_DIR or $XDG_CACHE_HOME/osimage)')
     .addOption(outputOption(['text', 'json'], 'text'))
     .addHelpText(

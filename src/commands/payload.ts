@@ -1,11 +1,12 @@
 import { Command, Option } from 'commander';
-import { UsageError } from '../errors.js';
+import { UsageError, describe } from '../errors.js';
 import { setExitCode } from '../context.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
 import { checkConflicts, flagName, type FlagRule } from './conflicts.js';
 import { readImages } from './open-image.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../package-info.js';
 import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
+import { DEFAULT_BOOTIMAGES_FILE, MERGE_POLICIES, type MergePolicy } from '../payload/defaults.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -15,7 +16,7 @@ async function flagPullspec(flag: string, value: string, allowTag: boolean): Pro
   try {
     requireOsImagePullspec(value, { allowTag });
   } catch (err) {
-    throw new UsageError(`${flag}: ${(err as Error).message}`);
+    throw new UsageError(`${flag}: ${describe(err)}`);
   }
   return value;
 }
@@ -169,7 +170,7 @@ function renderCommand(): Command {
       try {
         configs = mc.renderOsImageUrlConfigs(pullspec, opts.role, { allowTag: opts.allowTag });
       } catch (err) {
-        throw new UsageError((err as Error).message);
+        throw new UsageError(describe(err));
       }
       if (opts.out === undefined) {
         out(mc.toYamlStream(configs));
@@ -183,7 +184,7 @@ function renderCommand(): Command {
 
 interface MergeOptions {
   role: string;
-  policy: 'first-non-empty' | 'controller-config' | 'last-wins';
+  policy: MergePolicy;
   osImage?: string;
   output: 'yaml' | 'json' | 'name';
 }
@@ -203,7 +204,7 @@ function mergeCommand(): Command {
         '--policy <policy>',
         'how osImageURL is chosen: last-wins (today: the last non-empty MC value), first-non-empty (2019-01), controller-config (2019-03..2022: only --os-image)',
       )
-        .choices(['first-non-empty', 'controller-config', 'last-wins'])
+        .choices([...MERGE_POLICIES])
         .default('last-wins'),
     )
     .option(
@@ -227,7 +228,7 @@ function mergeCommand(): Command {
       try {
         mc.validateRole(opts.role);
       } catch (err) {
-        throw new UsageError((err as Error).message);
+        throw new UsageError(describe(err));
       }
       if (opts.osImage !== undefined) await flagPullspec('--os-image', opts.osImage, true);
       const docs = await mc.loadManifests(paths);
@@ -344,7 +345,7 @@ function bootimagesCommand(): Command {
       'Write the coreos-bootimages ConfigMap (openshift-machine-config-operator) as the installer does: data.stream is the stream metadata JSON of the resolved build for every arch, data.streams every OS stream by name.',
     )
     .requiredOption('--dir <dir>', 'the manifests folder')
-    .option('--file <name>', 'file name in --dir', 'coreos-bootimages.yaml')
+    .option('--file <name>', 'file name in --dir', DEFAULT_BOOTIMAGES_FILE)
     .option('--arch <arch[=channel]>', 'an arch to include, repeatable (default: every arch in builds.json)', collect, [])
     .option('--name <name>', 'the "stream" field (default: from the channel, e.g. rhcos-4.12)')
     .addOption(new Option('--stream <name>', 'old name of --name (deprecated)').hideHelp())
@@ -365,6 +366,8 @@ function bootimagesCommand(): Command {
     .action(async (opts: BootimagesOptions) => {
       const { warn, out } = await import('../output/terminal.js');
       const boot = await import('../payload/bootimages.js');
+      const run = await import('../payload/bootimages-write.js');
+      const { parseArchFlags } = await import('../stream/collect.js');
       let name = opts.name;
       if (opts.stream !== undefined) {
         warn({ code: 'deprecated-flag', message: '--stream is deprecated: use --name (the "stream" field)' });
@@ -373,78 +376,34 @@ function bootimagesCommand(): Command {
       }
       const osStreams = boot.parseOsStreamFlags(opts.osStream);
       const marketplaces = boot.parseMarketplaceFlags(opts.marketplace);
-      if (osStreams.length > 1 && name !== undefined)
-        throw new UsageError('--name names one stream; with several --os-stream each is named from its channel');
       if (osStreams.length > 0 && (opts.build !== undefined || opts.channel !== undefined)) {
         throw new UsageError(
           '--os-stream NAME=CHANNEL[@BUILD] gives each stream its channel and build; --channel and --build cannot be used with it',
         );
       }
+      const arches = parseArchFlags(opts.arch);
+      const problem = run.bootimagesRequestProblem({ osStreams, name, arches, marketplaces });
+      if (problem !== undefined) throw new UsageError(problem);
       // --os-stream here is NAME=CHANNEL, not the stream of the pin variables that resolve and pin read.
       const { osStream: _streams, ...settingsFlags } = opts;
       const settings = settingsFrom({ ...settingsFlags, arch: undefined });
-      const { checkConfigMapFileName } = await import('../payload/write.js');
-      const { requireDir, readText } = await import('../files/read.js');
-      checkConfigMapFileName(opts.file, '--file');
-      await requireDir(opts.dir);
-      const [{ parseArchFlags, collectStream }, { generateStream }, { streamNameFor }] = await Promise.all([
-        import('../stream/collect.js'),
-        import('../stream/generate.js'),
-        import('../stream/name.js'),
-      ]);
-      const arches = parseArchFlags(opts.arch);
-      if (osStreams.length > 0 && arches.some((a) => a.channel !== undefined)) {
-        throw new UsageError('--arch A=CHANNEL cannot be used with --os-stream (each OS stream has its own channel)');
-      }
-      const generator = `osimage ${await packageVersion()}`;
-      const generate = async (channel: string, build: string, streamName: string) => {
-        const collected = await collectStream({ baseUrl: settings.baseUrl, channel, build }, arches);
-        collected.warnings.forEach(warn);
-        const { stream, warnings } = generateStream(collected.inputs, {
-          name: streamName,
-          generator,
-          signatures: opts.signatures === true,
-          ...(opts.locationBase !== undefined ? { locationBase: opts.locationBase } : {}),
-          ...(collected.buildsTimestamp !== undefined ? { buildsTimestamp: collected.buildsTimestamp } : {}),
-        });
-        warnings.forEach(warn);
-        return stream;
-      };
-      const named: Record<string, import('../stream/types.js').StreamJson> = {};
-      for (const s of osStreams) named[s.name] = await generate(s.channel, s.build, name ?? streamNameFor(s.channel));
-      const defaultName = osStreams.length > 0 ? boot.defaultOsStream(Object.keys(named)) : undefined;
-      let single =
-        osStreams.length === 0 ? await generate(settings.channel, settings.build, name ?? streamNameFor(settings.channel)) : undefined;
-      for (const m of marketplaces) {
-        const target = m.name ?? defaultName;
-        if (m.name !== undefined && !named[m.name]) {
-          throw new UsageError(
-            `--marketplace ${m.name}=${m.file}: no --os-stream ${m.name} (${osStreams.length ? `streams: ${Object.keys(named).join(', ')}` : 'give --os-stream NAME=CHANNEL, or --marketplace FILE for the one stream'})`,
-          );
-        }
-        const merged = boot.mergeMarketplace(
-          target !== undefined ? named[target]! : single!,
-          boot.parseMarketplaceFile(await readText(m.file), m.file),
-          m.file,
-        );
-        if (target !== undefined) named[target] = merged.stream;
-        else single = merged.stream;
-        for (const arch of merged.skipped)
-          warn({ code: 'marketplace-arch', message: `${m.file}: ${arch} is not in the stream; its marketplace images are left out` });
-      }
-      const content = defaultName !== undefined ? { stream: named[defaultName]!, streams: named } : { stream: single! };
-      const { path, written } = await boot.writeBootimages(opts.dir, opts.file, content);
-      const what =
-        defaultName !== undefined
-          ? Object.keys(named)
-              .sort()
-              .map((n) => `stream ${n}${n === defaultName ? ' (default)' : ''}, ${boot.describeStream(named[n]!)}`)
-              .join('; ')
-          : boot.describeStream(content.stream);
+      const outcome = await run.writeBootimagesFromBuilds({
+        dir: opts.dir,
+        file: opts.file,
+        baseUrl: settings.baseUrl,
+        channel: settings.channel,
+        build: settings.build,
+        arches,
+        name,
+        osStreams,
+        marketplaces,
+        signatures: opts.signatures === true,
+        locationBase: opts.locationBase,
+        generator: `osimage ${packageVersion()}`,
+        onWarning: warn,
+      });
       const { escapeText } = await import('../output/escape.js');
-      // One stream keeps the texts of before: `written (stream S, build B, A)`, `unchanged (build B, A)`.
-      const shown = written && defaultName === undefined ? `stream ${content.stream.stream}, ${what}` : what;
-      out(escapeText(`${path}: ${written ? 'written' : 'unchanged'} (${shown})`));
+      out(escapeText(`${outcome.path}: ${outcome.written ? 'written' : 'unchanged'} (${outcome.summary})`));
     });
 }
 

@@ -3,11 +3,12 @@
  * (-o json, --to-dir, --to-file, --to-image, or oc's dry run when none is given).
  */
 import { env, setExitCode } from '../context.js';
-import { UsageError } from '../errors.js';
+import { envFlag } from '../env-flag.js';
+import { UsageError, describe } from '../errors.js';
 import { checkConflicts, type FlagRule } from './conflicts.js';
 import { readImages } from './open-image.js';
 import { settingsFrom } from './options.js';
-import type { NewOptions } from './release-new.js';
+import type { NewOptions } from './release-new-options.js';
 import { readText } from '../files/read.js';
 import * as term from '../output/terminal.js';
 import { requireOsImagePullspec } from '../payload/pullspec.js';
@@ -95,7 +96,7 @@ export async function runFromRelease(mappingArgs: string[], o: NewOptions): Prom
     try {
       requireOsImagePullspec(v, { allowTag: o.allowTag ?? false });
     } catch (err) {
-      throw new UsageError(`${flag}: ${(err as Error).message}`);
+      throw new UsageError(`${flag}: ${describe(err)}`);
     }
   }
   if (o.osStream === '') throw new UsageError('--os-stream: the stream name is empty');
@@ -148,7 +149,7 @@ export async function runFromRelease(mappingArgs: string[], o: NewOptions): Prom
         onInfo: (line) => term.info(`info: ${line}`),
         onWarning: (line) => term.warn(line),
         onDebug: (line) => {
-          if (env().OSIMAGE_DEBUG) term.info(`debug: ${line}`);
+          if (envFlag(env().OSIMAGE_DEBUG)) term.info(`debug: ${line}`);
         },
         ...(wantsOs
           ? {

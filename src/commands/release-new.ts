@@ -3,43 +3,9 @@ import { setExitCode } from '../context.js';
 import { UsageError } from '../errors.js';
 import { checkConflicts, flagName, type FlagRule } from './conflicts.js';
 import { readImages } from './open-image.js';
-import { addSettingsOptions, examples, type SettingsOptionValues } from './options.js';
-import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
-
-export interface NewOptions extends RegistryOptionValues, SettingsOptionValues {
-  fromDir?: string;
-  fromRelease?: string;
-  name?: string;
-  previous: string[];
-  next: string[];
-  metadata?: string;
-  mappingFile?: string;
-  toImageBase?: string;
-  toImage?: string;
-  toFile?: string;
-  toDir?: string;
-  include: string[];
-  allowMissingImages?: boolean;
-  skipManifestCheck?: boolean;
-  created?: string;
-  exclude: string[];
-  toImageBaseTag?: string;
-  keepManifestList?: boolean;
-  output?: string;
-  referenceMode?: string;
-  dryRun?: boolean;
-  fullRebuild?: boolean;
-  os?: boolean;
-  osImage?: string;
-  extensionsImage?: string;
-  legacyOsImage?: string;
-  osStream?: string;
-  nodeImage?: boolean;
-  buildId?: string;
-  manifestList?: boolean;
-  allowTag?: boolean;
-  pins?: string;
-}
+import { addSettingsOptions, examples } from './options.js';
+import { addRegistryOptions } from './registry-options.js';
+import type { NewOptions } from './release-new-options.js';
 
 const collect = (v: string, acc: string[]) => [...acc, v];
 

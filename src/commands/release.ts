@@ -1,8 +1,8 @@
 import { Command, Option } from 'commander';
 import { OsimageError, UsageError } from '../errors.js';
-import { checkConflicts, type FlagRule } from './conflicts.js';
+import { checkConflicts, flagName, type FlagRule } from './conflicts.js';
 import { readImages } from './open-image.js';
-import { addSettingsOptions, examples, outputOption, type SettingsOptionValues } from './options.js';
+import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
 import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
 import { newCommand } from './release-new.js';
 
@@ -97,12 +97,12 @@ function infoCommand(): Command {
       if (o.changesFrom !== undefined) return changesFrom(o.changesFrom, image, o);
       const misplaced = CHANGES_FROM_ONLY.filter((k) => o[k] !== undefined);
       if (misplaced.length > 0) {
-        const { flagName } = await import('./conflicts.js');
         throw new UsageError(`${misplaced.map(flagName).join(', ')} only apply with --changes-from (its RHCOS packages section)`);
       }
       checkConflicts(o, INFO_CONFLICTS);
-      const format =
-        o.output !== undefined ? await (await import('../output/output-format.js')).parseOutputFormat(o.output, o.template) : undefined;
+      // The -o printers (JSONPath, Go templates) load only when -o asks for one.
+      const outputFormat = o.output !== undefined ? await import('../output/output-format.js') : undefined;
+      const format = await outputFormat?.parseOutputFormat(o.output, o.template);
       const { loadReleaseInfo } = await import('../release/info.js');
       const view = await import('../output/release-view.js');
       const { out, outRaw, error } = await import('../output/terminal.js');
@@ -116,13 +116,12 @@ function infoCommand(): Command {
         return;
       }
       if (format === 'json') {
-        outRaw((await import('../output/release-json.js')).renderJson(info));
+        outRaw((await import('../oc/release-info.js')).renderJson(info));
         return;
       }
       if (typeof format === 'object') {
-        const { printTemplate } = await import('../output/output-format.js');
-        const { toJson } = await import('../output/release-json.js');
-        const r = await printTemplate(format, toJson(info), { allowMissingKeys: o.allowMissingTemplateKeys });
+        const { toJson } = await import('../oc/release-info.js');
+        const r = await outputFormat!.printTemplate(format, toJson(info), { allowMissingKeys: o.allowMissingTemplateKeys });
         outRaw(r.out);
         if (r.error !== undefined) throw new OsimageError(r.error);
         return;
@@ -152,7 +151,7 @@ async function changesFrom(oldImage: string, newImage: string, o: InfoOptions): 
   const { out, info } = await import('../output/terminal.js');
   const { env } = await import('../context.js');
   const wantPackages = o.baseUrl !== undefined || (env().RHCOS_BASE_URL ?? '') !== '';
-  const settings = wantPackages ? (await import('./options.js')).settingsFrom(o) : undefined;
+  const settings = wantPackages ? settingsFrom(o) : undefined;
   const { diff, packages } = await readImages(o, async (open, opts) => {
     const oldInfo = await loadReleaseInfo(oldImage, await open(oldImage), filterOf(o));
     const newInfo = await loadReleaseInfo(newImage, await open(newImage), filterOf(o));

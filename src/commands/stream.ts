@@ -84,13 +84,13 @@ export function command(): Command {
       const [{ generateStream }, { streamNameFor }, { packageVersion }] = await Promise.all([
         import('../stream/generate.js'),
         import('../stream/name.js'),
-        import('./version.js'),
+        import('../package-info.js'),
       ]);
       const collected = await collectStream(settings, arches);
       collected.warnings.forEach(term.warn);
       const { stream, warnings } = generateStream(collected.inputs, {
         name: opts.name ?? streamNameFor(settings.channel),
-        generator: `osimage ${await packageVersion()}`,
+        generator: `osimage ${packageVersion()}`,
         signatures: opts.signatures === true,
         ...(opts.locationBase !== undefined ? { locationBase: opts.locationBase } : {}),
         ...(collected.buildsTimestamp !== undefined ? { buildsTimestamp: collected.buildsTimestamp } : {}),

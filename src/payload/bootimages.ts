@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { OsimageError, UsageError } from '../errors.js';
+import { OsimageError, UsageError, describe } from '../errors.js';
 import { editFileAtomic } from '../files/edit.js';
 import { readTextIfExists, requireDir } from '../files/read.js';
 import { parseYamlDocuments, yamlValue } from '../files/yaml.js';
@@ -19,7 +19,6 @@ import { checkConfigMapFileName } from './write.js';
 
 export const BOOTIMAGES_CONFIGMAP = 'coreos-bootimages';
 /** The installer's manifest name; oc prefixes it to `0000_50_installer_coreos-bootimages.yaml`. */
-export const DEFAULT_BOOTIMAGES_FILE = 'coreos-bootimages.yaml';
 export const RELEASE_VERSION_PLACEHOLDER = '0.0.1-snapshot';
 /** With several OS streams, the installer's default. */
 export const DEFAULT_OS_STREAM = 'rhel-9';
@@ -113,7 +112,7 @@ export function parseMarketplaceFile(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new OsimageError(`${file}: invalid JSON: ${(err as Error).message}`, { code: 'invalid-input' });
+    throw new OsimageError(`${file}: invalid JSON: ${describe(err)}`, { code: 'invalid-input' });
   }
 }
 

@@ -9,6 +9,7 @@ import { extname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { type Warning, describe } from '../errors.js';
 import { sortKeys } from '../json.js';
+import type { MergePolicy } from './defaults.js';
 import { editFilesAtomic } from '../files/edit.js';
 import { readError, readText, readTextIfExists } from '../files/read.js';
 import { PayloadError } from './errors.js';
@@ -157,8 +158,6 @@ export async function loadManifests(paths: string[]): Promise<LoadedDoc[]> {
  * first-non-empty: the 2019-01 rule (#279); controller-config: 2019-03 to 2022 (#475), MC values ignored;
  * last-wins: since 2022 (#3272), today's rule.
  */
-export type MergePolicy = 'first-non-empty' | 'controller-config' | 'last-wins';
-export const MERGE_POLICIES: MergePolicy[] = ['first-non-empty', 'controller-config', 'last-wins'];
 
 export interface SourcedConfig {
   mc: MachineConfig;

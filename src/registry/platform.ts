@@ -4,8 +4,8 @@
  * always accepted. No match is oc's error (`unable to read image REF: filtered all images from manifest list`)
  * followed by the platforms the list has.
  */
-import { OsimageError, UsageError } from '../errors.js';
-import { compileGoRegexp } from './go-regexp.js';
+import { OsimageError, UsageError, describe } from '../errors.js';
+import { compileGoRegexp } from '../golang/regexp.js';
 import {
   isIndex,
   type Descriptor,
@@ -33,13 +33,23 @@ function escapeRegex(s: string): string {
  * error parsing regexp: missing closing ]: `[``. Commands check it before any network (readImages).
  */
 export function platformFilter(filterByOs: string | undefined): { test(text: string): boolean } {
-  if (filterByOs === undefined || filterByOs === '') return new RegExp(escapeRegex(DEFAULT_PLATFORM));
-  try {
-    return compileGoRegexp(filterByOs);
-  } catch (err) {
-    throw new UsageError(`--filter-by-os was not a valid regular expression: ${(err as Error).message}`);
+  const key = filterByOs ?? '';
+  let filter = compiled.get(key);
+  if (filter) return filter;
+  if (key === '') filter = new RegExp(escapeRegex(DEFAULT_PLATFORM));
+  else {
+    try {
+      filter = compileGoRegexp(key);
+    } catch (err) {
+      throw new UsageError(`--filter-by-os was not a valid regular expression: ${describe(err)}`);
+    }
   }
+  compiled.set(key, filter);
+  return filter;
 }
+
+/** Filters compiled so far: a command checks its --filter-by-os once, then every list it reads uses it. */
+const compiled = new Map<string, { test(text: string): boolean }>();
 
 /** The entry of the list to use, or an error naming the image and the platforms there are. */
 export function selectPlatform(index: ImageIndex, ref: string, filterByOs?: string): Descriptor {

@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import { OsimageError } from '../errors.js';
 import type { Descriptor, ImageManifest, ImageSource } from '../registry/types.js';
 import { readLayer } from './layer-stream.js';
+import type { Header } from 'tar-stream';
 
 const WHITEOUT = '.wh.';
 const OPAQUE = '.wh..wh..opq';
@@ -137,14 +138,152 @@ class Overlay {
 
   /** Is a lower layer's copy of the non-directory `path` hidden by what higher layers did? */
   hidden(path: string): boolean {
-    if (this.seen.has(path) || this.deleted.has(path) || this.dirs.has(path) || this.opaque.has('')) return true;
-    return ancestors(path).some((a) => this.deleted.has(a) || this.opaque.has(a) || this.seen.has(a));
+    return this.dirs.has(path) || this.settled(path);
   }
 
   /** Is the whole folder hidden from lower layers (opaque, deleted, or an ancestor so)? */
   folderHidden(folder: string): boolean {
-    if (this.deleted.has(folder) || this.opaque.has(folder) || this.seen.has(folder) || this.opaque.has('')) return true;
-    return ancestors(folder).some((a) => this.deleted.has(a) || this.opaque.has(a) || this.seen.has(a));
+    return this.opaque.has(folder) || this.settled(folder);
+  }
+
+  /** `path` is settled or deleted above, the root is opaque, or an ancestor is deleted, opaque or a file. */
+  private settled(path: string): boolean {
+    if (this.seen.has(path) || this.deleted.has(path) || this.opaque.has('')) return true;
+    return ancestors(path).some((a) => this.deleted.has(a) || this.opaque.has(a) || this.seen.has(a));
+  }
+}
+
+/** The folder a walk reads, and which names concern it. */
+class Scope {
+  readonly prefix: string;
+  constructor(readonly folder: string) {
+    this.prefix = `${folder}/`;
+  }
+  has(name: string): boolean {
+    return name === this.folder || name.startsWith(this.prefix);
+  }
+  /** Names outside the folder matter only as whiteouts of the folder or an ancestor. */
+  whiteoutMatters(target: string): boolean {
+    return this.has(target) || this.prefix.startsWith(`${target}/`) || target === '';
+  }
+}
+
+/**
+ * What one layer does under the folder: `apply` takes its entries in order and gives the files it makes visible
+ * (the highest copy only); `commit` then lets its whiteouts, opaque markers and folders hide what lower layers
+ * hold. Whiteouts take effect for lower layers only, so nothing of a layer is committed before its end.
+ */
+class LayerState {
+  private readonly deletes = new Set<string>();
+  private readonly opaques = new Set<string>();
+  readonly seen = new Set<string>();
+  private readonly dirs = new Set<string>();
+  private readonly files = new Map<string, { rel: string; size: number; data: Buffer | undefined }>();
+  private held = 0;
+
+  constructor(
+    private readonly scope: Scope,
+    private readonly overlay: Overlay,
+    private readonly layer: number,
+    private readonly where: { source: string; digest: string },
+    private readonly opts: WalkOptions,
+  ) {}
+
+  /** One entry of the layer: the file it makes visible, or undefined (not in the folder, hidden, a marker). */
+  apply(h: Header, data: Buffer | undefined): LayerFile | undefined {
+    const { scope, opts } = this;
+    const { name, unsafe } = normalizeName(h.name);
+    const base = posix.basename(name);
+    const dir = posix.dirname(name) === '.' ? '' : posix.dirname(name);
+    if (unsafe) {
+      if (scope.has(name) || h.name.replace(/^(\.\/|\/)+/, '').startsWith(scope.prefix))
+        opts.onUnsafe?.({ name: h.name, reason: unsafe, layer: this.layer });
+      return undefined;
+    }
+    // Every entry under the folder makes its parents folders in this layer (and a directory entry itself).
+    if (scope.has(name)) {
+      for (const a of ancestors(name)) if (a.startsWith(scope.prefix)) this.dirs.add(a);
+      if (h.type === 'directory' && name !== scope.folder) this.dirs.add(name);
+    }
+    if (base === OPAQUE) {
+      if (scope.whiteoutMatters(dir)) this.opaques.add(dir);
+      return undefined;
+    }
+    if (base.startsWith(WHITEOUT)) {
+      if (base.startsWith(`${WHITEOUT}${WHITEOUT}`)) return undefined; // other aufs metadata
+      const target = dir ? `${dir}/${base.slice(WHITEOUT.length)}` : base.slice(WHITEOUT.length);
+      if (scope.whiteoutMatters(target)) this.deletes.add(target);
+      return undefined;
+    }
+    if (!scope.has(name)) return undefined;
+    if (name === scope.folder) {
+      // A non-directory where the folder should be replaces it for the layers below.
+      if (h.type !== 'directory') this.deletes.add(scope.folder);
+      return undefined;
+    }
+    if (h.type === 'directory' || this.overlay.hidden(name) || this.seen.has(name)) return undefined;
+    const file = this.fileOf(h, name, data);
+    if (file === 'ignored') return undefined;
+    this.seen.add(name); // even a device or fifo shadows lower copies
+    return file === 'shadows' ? undefined : file;
+  }
+
+  /** The file an entry is; `shadows` for a device or fifo (no file, but lower copies stay hidden); `ignored`. */
+  private fileOf(h: Header, name: string, data: Buffer | undefined): LayerFile | 'shadows' | 'ignored' {
+    const { opts } = this;
+    const rel = name.slice(this.scope.prefix.length);
+    const mode = (h.mode ?? 0) & 0o7777;
+    if (h.type === 'file' || h.type === 'contiguous-file') {
+      const hold = data && (opts.holdForLinks ?? true) ? data : undefined;
+      this.held += hold?.length ?? 0;
+      const cap = opts.maxHeldBytes ?? MAX_HELD_BYTES;
+      if (this.held > cap)
+        throw new OsimageError(
+          `cannot read ${this.where.source}: the files of layer ${this.where.digest} under ${this.scope.folder}/ need more than ${mib(cap)} of memory (at ${h.name})`,
+        );
+      this.files.set(name, { rel, size: h.size ?? 0, data: hold });
+      return { path: rel, type: 'file', data: data ?? Buffer.alloc(0), size: h.size ?? 0, mode, mtime: h.mtime, layer: this.layer };
+    }
+    if (h.type === 'symlink') {
+      return { path: rel, type: 'symlink', data: Buffer.alloc(0), size: 0, linkname: h.linkname, mode, layer: this.layer };
+    }
+    if (h.type !== 'link') return 'shadows';
+    // A hard link to an earlier entry of this layer.
+    const target = normalizeName(h.linkname ?? '');
+    const earlier = target.unsafe ? undefined : this.files.get(target.name);
+    if (!earlier) {
+      opts.onUnsafe?.({
+        name: h.name,
+        reason: `hard link to ${h.linkname}, which is not a file of this layer under ${this.scope.folder}/`,
+        layer: this.layer,
+      });
+      return 'ignored';
+    }
+    if (!earlier.data && (opts.holdForLinks ?? true) && (opts.wantData?.(rel) ?? true))
+      throw new OsimageError(`cannot read ${this.where.source}: ${h.name} is a hard link to ${h.linkname}, whose bytes were not read`);
+    this.files.set(name, earlier);
+    return {
+      path: rel,
+      type: 'file',
+      data: earlier.data ?? Buffer.alloc(0),
+      size: earlier.size,
+      linkOf: earlier.rel,
+      mode,
+      layer: this.layer,
+    };
+  }
+
+  /** The layer has ended: what it holds and hides now counts for every layer below. */
+  commit(deleted: Set<string>): void {
+    const { overlay, scope } = this;
+    for (const p of this.seen) overlay.seen.add(p);
+    for (const p of this.deletes) {
+      if (this.seen.has(p)) continue;
+      overlay.deleted.add(p);
+      if (p.startsWith(scope.prefix)) deleted.add(p.slice(scope.prefix.length));
+    }
+    for (const d of this.opaques) overlay.opaque.add(d);
+    for (const d of this.dirs) overlay.dirs.add(d);
   }
 }
 
@@ -154,20 +293,81 @@ class Overlay {
  * a callback, generalised to a folder.
  */
 export async function walkLayers(source: ImageSource, manifest: ImageManifest, opts: WalkOptions): Promise<WalkResult> {
-  const folder = opts.folder.replace(/^\/+|\/+$/g, '');
-  const prefix = `${folder}/`;
+  const scope = new Scope(opts.folder.replace(/^\/+|\/+$/g, ''));
   const overlay = new Overlay();
-  const wanted = opts.only ? new Set(opts.only.map((p) => `${prefix}${p}`)) : undefined;
-  const alsoWanted = new Set((opts.alsoWant ?? []).map((p) => `${prefix}${p}`));
+  const wanted = opts.only ? new Set(opts.only.map((p) => `${scope.prefix}${p}`)) : undefined;
+  const alsoWanted = new Set((opts.alsoWant ?? []).map((p) => `${scope.prefix}${p}`));
   const layersRead: number[] = [];
   const deleted = new Set<string>();
-
-  const settled = (): boolean => !!wanted && [...wanted].every((p) => overlay.hidden(p));
   const prefetchAfter = opts.prefetchAfter ?? PREFETCH_AFTER_BYTES;
   let ahead: { layer: number; raw: Promise<Readable> } | undefined;
 
+  const wants = (h: Header): boolean => {
+    if (h.type !== 'file' && h.type !== 'contiguous-file') return false;
+    const { name, unsafe } = normalizeName(h.name);
+    return (
+      !unsafe &&
+      name.startsWith(scope.prefix) &&
+      !posix.basename(name).startsWith(WHITEOUT) &&
+      (opts.wantData?.(name.slice(scope.prefix.length)) ?? true)
+    );
+  };
+
+  /** Read layer `i`; says whether (and why) the walk ends there. */
+  const readOne = async (i: number): Promise<'stopped' | 'settled' | undefined> => {
+    const desc = manifest.layers[i]!;
+    opts.onLayer?.(i, desc);
+    layersRead.push(i);
+    const state = new LayerState(scope, overlay, i, { source: source.name, digest: desc.digest }, opts);
+    let stopped: 'stopped' | 'settled' | undefined;
+    let raw: Promise<Readable> | undefined;
+    if (ahead?.layer === i) {
+      raw = ahead.raw;
+      ahead = undefined;
+    }
+    const below = i - 1;
+    const prefetch = (total: number) => {
+      if (ahead || below < 0 || total < prefetchAfter) return;
+      const d = manifest.layers[below]!;
+      opts.onPrefetch?.(below, d);
+      const p = source.blob(d);
+      p.catch(() => undefined); // reported when the walk reaches the layer, not before
+      ahead = { layer: below, raw: p };
+    };
+    await readLayer(
+      source,
+      desc,
+      {
+        wants,
+        onEntry: async (h, data) => {
+          const file = state.apply(h, data);
+          if (!file) return;
+          if ((await opts.onFile?.(file)) === 'stop') {
+            stopped = 'stopped';
+            return 'stop';
+          }
+          const name = `${scope.prefix}${file.path}`;
+          const asked = wanted?.has(name) || alsoWanted.has(name);
+          if (wanted && asked && [...wanted, ...alsoWanted].every((p) => state.seen.has(p) || overlay.hidden(p))) {
+            stopped = 'settled';
+            return 'stop';
+          }
+        },
+      },
+      { ...(raw ? { raw } : {}), ...(below >= 0 && Number.isFinite(prefetchAfter) ? { onBytes: prefetch } : {}) },
+    );
+    state.commit(deleted);
+    return stopped;
+  };
+
   try {
-    return await walk();
+    for (let i = manifest.layers.length - 1; i >= 0; i--) {
+      const stopped = await readOne(i);
+      if (stopped) return { layersRead, ended: stopped, deleted };
+      if (wanted && [...wanted].every((p) => overlay.hidden(p))) return { layersRead, ended: 'settled', deleted };
+      if (overlay.folderHidden(scope.folder)) return { layersRead, ended: 'hidden', deleted };
+    }
+    return { layersRead, ended: 'bottom', deleted };
   } finally {
     // A prefetched layer the walk did not reach (it stopped, settled or failed): abort its request.
     if (ahead)
@@ -175,150 +375,6 @@ export async function walkLayers(source: ImageSource, manifest: ImageManifest, o
         (s) => s.destroy(),
         () => undefined,
       );
-  }
-
-  async function walk(): Promise<WalkResult> {
-    for (let i = manifest.layers.length - 1; i >= 0; i--) {
-      const desc = manifest.layers[i]!;
-      opts.onLayer?.(i, desc);
-      layersRead.push(i);
-      // Whiteouts and opaque markers take effect for lower layers only, after this layer is read.
-      const layerDeleted = new Set<string>();
-      const layerOpaque = new Set<string>();
-      const layerSeen = new Set<string>();
-      const layerDirs = new Set<string>();
-      const layerFiles = new Map<string, { rel: string; size: number; data: Buffer | undefined }>();
-      let held = 0;
-      let stopped: 'stopped' | 'settled' | undefined;
-
-      const inScope = (name: string) => name === folder || name.startsWith(prefix);
-      // Names outside the folder matter only as whiteouts of the folder or an ancestor.
-      const relevantWhiteout = (target: string) => inScope(target) || prefix.startsWith(`${target}/`) || target === '';
-
-      let raw: Promise<Readable> | undefined;
-      if (ahead?.layer === i) {
-        raw = ahead.raw;
-        ahead = undefined;
-      }
-      const below = i - 1;
-      const prefetch = (total: number) => {
-        if (ahead || below < 0 || total < prefetchAfter) return;
-        const d = manifest.layers[below]!;
-        opts.onPrefetch?.(below, d);
-        const p = source.blob(d);
-        p.catch(() => undefined); // reported when the walk reaches the layer, not before
-        ahead = { layer: below, raw: p };
-      };
-      await readLayer(
-        source,
-        desc,
-        {
-          wants: (h) => {
-            if (h.type !== 'file' && h.type !== 'contiguous-file') return false;
-            const { name, unsafe } = normalizeName(h.name);
-            return (
-              !unsafe &&
-              name.startsWith(prefix) &&
-              !posix.basename(name).startsWith(WHITEOUT) &&
-              (opts.wantData?.(name.slice(prefix.length)) ?? true)
-            );
-          },
-          onEntry: async (h, data) => {
-            const { name, unsafe } = normalizeName(h.name);
-            const base = posix.basename(name);
-            const dir = posix.dirname(name) === '.' ? '' : posix.dirname(name);
-            if (unsafe) {
-              if (inScope(name) || h.name.replace(/^(\.\/|\/)+/, '').startsWith(prefix))
-                opts.onUnsafe?.({ name: h.name, reason: unsafe, layer: i });
-              return;
-            }
-            // Every entry under the folder makes its parents folders in this layer (and a directory entry itself).
-            if (inScope(name)) {
-              for (const a of ancestors(name)) if (a.startsWith(prefix)) layerDirs.add(a);
-              if (h.type === 'directory' && name !== folder) layerDirs.add(name);
-            }
-            if (base === OPAQUE) {
-              if (relevantWhiteout(dir)) layerOpaque.add(dir);
-              return;
-            }
-            if (base.startsWith(WHITEOUT)) {
-              if (base.startsWith(`${WHITEOUT}${WHITEOUT}`)) return; // other aufs metadata
-              const target = dir ? `${dir}/${base.slice(WHITEOUT.length)}` : base.slice(WHITEOUT.length);
-              if (relevantWhiteout(target)) layerDeleted.add(target);
-              return;
-            }
-            if (!inScope(name)) return;
-            if (name === folder) {
-              // A non-directory where the folder should be replaces it for the layers below.
-              if (h.type !== 'directory') layerDeleted.add(folder);
-              return;
-            }
-            if (h.type === 'directory') return;
-            if (overlay.hidden(name) || layerSeen.has(name)) return;
-            let file: LayerFile | undefined;
-            const rel = name.slice(prefix.length);
-            const mode = (h.mode ?? 0) & 0o7777;
-            if (h.type === 'file' || h.type === 'contiguous-file') {
-              const hold = data && (opts.holdForLinks ?? true) ? data : undefined;
-              held += hold?.length ?? 0;
-              const cap = opts.maxHeldBytes ?? MAX_HELD_BYTES;
-              if (held > cap)
-                throw new OsimageError(
-                  `cannot read ${source.name}: the files of layer ${desc.digest} under ${folder}/ need more than ${mib(cap)} of memory (at ${h.name})`,
-                );
-              layerFiles.set(name, { rel, size: h.size ?? 0, data: hold });
-              file = { path: rel, type: 'file', data: data ?? Buffer.alloc(0), size: h.size ?? 0, mode, mtime: h.mtime, layer: i };
-            } else if (h.type === 'symlink') {
-              file = { path: rel, type: 'symlink', data: Buffer.alloc(0), size: 0, linkname: h.linkname, mode, layer: i };
-            } else if (h.type === 'link') {
-              // A hard link to an earlier entry of this layer.
-              const target = normalizeName(h.linkname);
-              const earlier = target.unsafe ? undefined : layerFiles.get(target.name);
-              if (!earlier) {
-                opts.onUnsafe?.({
-                  name: h.name,
-                  reason: `hard link to ${h.linkname}, which is not a file of this layer under ${folder}/`,
-                  layer: i,
-                });
-                return;
-              }
-              if (!earlier.data && (opts.holdForLinks ?? true) && (opts.wantData?.(rel) ?? true))
-                throw new OsimageError(`cannot read ${source.name}: ${h.name} is a hard link to ${h.linkname}, whose bytes were not read`);
-              layerFiles.set(name, earlier);
-              const bytes = earlier.data ?? Buffer.alloc(0);
-              file = { path: rel, type: 'file', data: bytes, size: earlier.size, linkOf: earlier.rel, mode, layer: i };
-            } else {
-              layerSeen.add(name); // a device or fifo still shadows lower copies
-              return;
-            }
-            layerSeen.add(name);
-            if ((await opts.onFile?.(file)) === 'stop') {
-              stopped = 'stopped';
-              return 'stop';
-            }
-            const asked = wanted?.has(name) || alsoWanted.has(name);
-            if (wanted && asked && [...wanted, ...alsoWanted].every((p) => layerSeen.has(p) || overlay.hidden(p))) {
-              stopped = 'settled';
-              return 'stop';
-            }
-          },
-        },
-        { ...(raw ? { raw } : {}), ...(below >= 0 && Number.isFinite(prefetchAfter) ? { onBytes: prefetch } : {}) },
-      );
-      for (const p of layerSeen) overlay.seen.add(p);
-      for (const p of layerDeleted) {
-        if (!layerSeen.has(p)) {
-          overlay.deleted.add(p);
-          if (p.startsWith(prefix)) deleted.add(p.slice(prefix.length));
-        }
-      }
-      for (const d of layerOpaque) overlay.opaque.add(d);
-      for (const d of layerDirs) overlay.dirs.add(d);
-      if (stopped) return { layersRead, ended: stopped, deleted };
-      if (settled()) return { layersRead, ended: 'settled', deleted };
-      if (overlay.folderHidden(folder)) return { layersRead, ended: 'hidden', deleted };
-    }
-    return { layersRead, ended: 'bottom', deleted };
   }
 }
 

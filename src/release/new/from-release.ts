@@ -10,8 +10,8 @@ import { OsimageError, UsageError, describe } from '../../errors.js';
 import { forEachLimit } from '../../files/parallel.js';
 import { digestOf } from '../../oci/digest.js';
 import { IMAGE_REFERENCES, type ImageStream, type TagReference } from '../../oci/image-stream.js';
-import { ocImageStream } from '../../oci/image-stream-oc.js';
-import { goJson } from '../../go-json.js';
+import { ocImageStream } from '../../oc/image-stream.js';
+import { goJson } from '../../golang/json.js';
 import { RELEASE_METADATA } from '../info.js';
 import {
   ANNOTATION_COMMIT,

@@ -1,9 +1,9 @@
-import { OsimageError } from '../../errors.js';
+import { OsimageError, describe } from '../../errors.js';
 import { DIGEST_GRAMMAR } from '../../oci/digest.js';
 import { TAG_GRAMMAR } from '../../oci/reference.js';
 import type { TagReference } from '../../oci/image-stream.js';
 import { ANNOTATION_DISPLAY_NAMES, ANNOTATION_VERSIONS, DEFAULT_STREAM, parseComponentVersions, versionStream } from '../references.js';
-import { format as formatSemver, parse as parseSemver } from '../semver.js';
+import { format as formatSemver, parse as parseSemver } from '../../golang/semver.js';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -66,7 +66,7 @@ export function operatorVersions(inputs: readonly TagReference[], referenced: Re
   try {
     fallback = parseComponentVersions(defaults);
   } catch (err) {
-    throw new OsimageError(`unable to read default versions label on input image stream: ${(err as Error).message}`);
+    throw new OsimageError(`unable to read default versions label on input image stream: ${describe(err)}`);
   }
   for (const [k, v] of fallback) if (!out.versions.has(k)) out.versions.set(k, v.version);
   return out;
