@@ -3,6 +3,7 @@ import { UsageError, describe } from '../errors.js';
 import { setExitCode } from '../context.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
 import { checkConflicts, flagName, type FlagRule } from './conflicts.js';
+import { checkOsImageFlags, osImageConflicts } from './os-image-flags.js';
 import { readImages } from './open-image.js';
 import { packageVersion } from '../package-info.js';
 import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
@@ -34,18 +35,7 @@ interface WriteOptions extends SettingsOptionValues {
   allowTag: boolean;
 }
 
-const WRITE_CONFLICTS: FlagRule[] = [
-  {
-    rule: 'excludes',
-    flags: ['osStream', 'legacyOsImage'],
-    message: "--os-stream writes only that stream's layered tags: --legacy-os-image has no place there",
-  },
-  {
-    rule: 'excludes',
-    flags: ['nodeImage', 'legacyOsImage', 'manifestList'],
-    message: (f) => `--node-image takes the images from --os-image and --extensions-image: ${f.join(', ')} cannot go with it`,
-  },
-];
+const WRITE_CONFLICTS: FlagRule[] = osImageConflicts('writes');
 
 /** The pin variables of an OS stream (`rhel-10` → RHCOS_RHEL_10_BUILD_NAME, …) read as the plain RHCOS_* ones. */
 function writeCommand(): Command {
@@ -91,18 +81,7 @@ function writeCommand(): Command {
     .action(async (opts: WriteOptions) => {
       const { out, warn, info } = await import('../output/terminal.js');
       checkConflicts(opts, WRITE_CONFLICTS);
-      if (opts.nodeImage && (opts.osImage === undefined || opts.extensionsImage === undefined)) {
-        throw new UsageError(
-          "--node-image needs --os-image and --extensions-image (the node image and its extensions): the release browser's build is the node image's base, not the node image",
-        );
-      }
-      for (const [flag, v] of [
-        ['--os-image', opts.osImage],
-        ['--extensions-image', opts.extensionsImage],
-        ['--legacy-os-image', opts.legacyOsImage],
-      ] as const) {
-        if (v !== undefined) await flagPullspec(flag, v, opts.allowTag);
-      }
+      checkOsImageFlags(opts);
       let arch = '';
       const build = async () => {
         // With --os-stream, the settings come from that stream's own variables (RHCOS_RHEL_10_*).

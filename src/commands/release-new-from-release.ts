@@ -4,14 +4,14 @@
  */
 import { env, setExitCode } from '../context.js';
 import { envFlag } from '../env-flag.js';
-import { UsageError, describe } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { checkConflicts, type FlagRule } from './conflicts.js';
+import { checkOsImageFlags, osImageConflicts } from './os-image-flags.js';
 import { readImages } from './open-image.js';
 import { settingsFrom } from './options.js';
-import type { NewOptions } from './release-new-options.js';
+import { OS_FLAGS, type NewOptions } from './release-new-options.js';
 import { readText } from '../files/read.js';
 import * as term from '../output/terminal.js';
-import { requireOsImagePullspec } from '../payload/pullspec.js';
 import { CREATE_PREFIX, MissingImagesError } from '../release/new/assemble.js';
 import { createdTime } from '../release/new/created.js';
 import { assembleFromRelease } from '../release/new/from-release.js';
@@ -25,22 +25,6 @@ import { openImage } from '../registry/open.js';
 import { resolveBuild } from '../rhcos/resolve.js';
 import { settingsFromPinsFile } from '../verify/pins.js';
 
-const OS_FLAGS = [
-  'os',
-  'osImage',
-  'extensionsImage',
-  'legacyOsImage',
-  'osStream',
-  'nodeImage',
-  'buildId',
-  'manifestList',
-  'pins',
-  'baseUrl',
-  'channel',
-  'build',
-  'arch',
-] as const;
-
 const FROM_RELEASE_CONFLICTS: FlagRule[] = [
   { rule: 'excludes', flags: ['output', 'toImage', 'toFile', 'toDir'], message: '-o json prints the image-references and writes nothing' },
   {
@@ -48,16 +32,7 @@ const FROM_RELEASE_CONFLICTS: FlagRule[] = [
     flags: ['pins', 'build', 'channel'],
     message: '--pins reads the build and channel from FILE; --build and --channel cannot be used with it',
   },
-  {
-    rule: 'excludes',
-    flags: ['osStream', 'legacyOsImage'],
-    message: "--os-stream swaps only that stream's layered tags: --legacy-os-image has no place there",
-  },
-  {
-    rule: 'excludes',
-    flags: ['nodeImage', 'legacyOsImage', 'manifestList'],
-    message: (f) => `--node-image takes the images from --os-image and --extensions-image: ${f.join(', ')} cannot go with it`,
-  },
+  ...osImageConflicts('swaps'),
 ];
 
 const split = (values: string[]) => values.flatMap((v) => v.split(',')).filter(Boolean);
@@ -82,23 +57,7 @@ export async function runFromRelease(mappingArgs: string[], o: NewOptions): Prom
   const created = createdTime(o.created);
 
   const wantsOs = OS_FLAGS.some((k) => o[k] !== undefined && o[k] !== false);
-  if (o.nodeImage && (o.osImage === undefined || o.extensionsImage === undefined)) {
-    throw new UsageError(
-      "--node-image needs --os-image and --extensions-image (the node image and its extensions): the release browser's build is the node image's base, not the node image",
-    );
-  }
-  for (const [flag, v] of [
-    ['--os-image', o.osImage],
-    ['--extensions-image', o.extensionsImage],
-    ['--legacy-os-image', o.legacyOsImage],
-  ] as const) {
-    if (v === undefined) continue;
-    try {
-      requireOsImagePullspec(v, { allowTag: o.allowTag ?? false });
-    } catch (err) {
-      throw new UsageError(`${flag}: ${describe(err)}`);
-    }
-  }
+  checkOsImageFlags(o);
   if (o.osStream === '') throw new UsageError('--os-stream: the stream name is empty');
 
   const build = async () => {

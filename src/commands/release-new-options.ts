@@ -36,3 +36,20 @@ export interface NewOptions extends RegistryOptionValues, SettingsOptionValues {
   allowTag?: boolean;
   pins?: string;
 }
+
+/** The flags that ask --from-release for an OS swap (any one of them). */
+export const OS_FLAGS = [
+  'os',
+  'osImage',
+  'extensionsImage',
+  'legacyOsImage',
+  'osStream',
+  'nodeImage',
+  'buildId',
+  'manifestList',
+  'pins',
+  'baseUrl',
+  'channel',
+  'build',
+  'arch',
+] as const;

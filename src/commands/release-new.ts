@@ -5,7 +5,7 @@ import { checkConflicts, flagName, type FlagRule } from './conflicts.js';
 import { readImages } from './open-image.js';
 import { addSettingsOptions, examples } from './options.js';
 import { addRegistryOptions } from './registry-options.js';
-import type { NewOptions } from './release-new-options.js';
+import { OS_FLAGS, type NewOptions } from './release-new-options.js';
 
 const collect = (v: string, acc: string[]) => [...acc, v];
 
@@ -23,20 +23,8 @@ export const FROM_RELEASE_ONLY = [
   'referenceMode',
   'dryRun',
   'fullRebuild',
-  'os',
-  'osImage',
-  'extensionsImage',
-  'legacyOsImage',
-  'osStream',
-  'nodeImage',
-  'buildId',
-  'manifestList',
   'allowTag',
-  'pins',
-  'baseUrl',
-  'channel',
-  'build',
-  'arch',
+  ...OS_FLAGS,
 ] as const;
 
 export function newCommand(): Command {
