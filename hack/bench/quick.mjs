@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * A quick look at the issue 15 start-up targets while working on them (not the report: `npm run bench` is).
+ * A quick look at the start-up targets while working on them (not the report: `npm run bench` is).
  * Pushes the bench's `standard` image (small base layers: only the release-manifests layer on top is read) to a
  * local registry, fills a cache, then alternates `node -e 0`, `osimage --help` and `release info --image-for`
  * cold, warm by tag and warm by digest, and prints medians and their ratios to `node -e 0` from the same rounds.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run bench` (issue 8): speed, bytes and memory of osimage against the tools users would otherwise
+ * `npm run bench`: speed, bytes and memory of osimage against the tools users would otherwise
  * pick, on the same images, in the same run. Needs `npm run build` first (npm run bench does it) and the
  * tools hack/bench/ensure-tools.sh installs (docker-registry, skopeo, GNU time).
  *
@@ -284,7 +284,7 @@ function releaseInfoJobs({ host, tag, digest, layer, mosc, tmp, policy }) {
 let HAVE_JQ = false;
 const lastLine = (text) => text.trim().split('\n').pop()?.slice(0, 300) ?? '';
 
-/** Does this osimage have the digest-keyed cache (issue 15 item 3)? `osimage --help` lists a `cache` command. */
+/** Does this osimage have the digest-keyed cache? `osimage --help` lists a `cache` command. */
 async function hasCache() {
   const r = await run(NODE, [BIN, '--help'], { rss: false });
   return r.code === 0 && /^\s+cache\b/m.test(r.stdout);
@@ -304,8 +304,8 @@ async function main() {
   if (!tl.skopeo && !opts.only) throw new Error('skopeo is not installed: run bash hack/bench/ensure-tools.sh');
   if (!existsSync('/usr/bin/docker-registry')) throw new Error('docker-registry is not installed: run bash hack/bench/ensure-tools.sh');
   if (!existsSync(join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: npm run build (npm run bench does it)');
-  if (opts.runs < 5) log(`warning: --runs ${opts.runs} is below the 5 runs issue 8 asks for`);
-  if (opts.startupRuns < 10) log(`warning: --startup-runs ${opts.startupRuns} is below the 10 runs issue 8 asks for`);
+  if (opts.runs < 5) log(`warning: --runs ${opts.runs} is below the 5 runs the report is meant for`);
+  if (opts.startupRuns < 10) log(`warning: --startup-runs ${opts.startupRuns} is below the 10 runs the report is meant for`);
 
   const all = !opts.only;
   const topMiB = all ? opts.topMiB : 0; // the deep image only serves release info
@@ -397,7 +397,7 @@ async function main() {
   for (const tag of ['standard', 'deep']) {
     const { image, releaseLayer, mustRead } = bench.images[tag];
     const jobs = releaseInfoJobs({ host, tag, digest: image.descriptor.digest, layer: releaseLayer, mosc: bench.mosc, tmp, policy });
-    // node -e 0 in the same rounds: the issue 15 targets are ratios to it.
+    // node -e 0 in the same rounds: the start-up targets are ratios to it.
     const timed = { node: nodeJob(tmp), osimage: jobs.osimage(), baseline: jobs.baseline };
     if (cache && tag === 'standard') {
       const warmDir = join(tmp, 'cache-warm');

@@ -1,5 +1,5 @@
 /**
- * The deterministic input set of the side-by-side comparison with `oc adm release` (issue 18): release payload
+ * The deterministic input set of the side-by-side comparison with `oc adm release`: release payload
  * images whose bytes, and so digests, are the same on every run (fixed timestamps, fixed content, component pull
  * specs on a made-up host so nothing depends on the local registry's port), and `pushSet()` to push them into a
  * registry. Built with the compiled builder (dist/, `npm run build`), pushed with dist/registry/push.js.

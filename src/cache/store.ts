@@ -131,7 +131,7 @@ export class CacheStore {
   }
 
   /**
-   * put() without waiting for it: the write runs alongside what the caller does next (issue 15: a cold query
+   * put() without waiting for it: the write runs alongside what the caller does next (a cold query
    * wrote the manifest and the tag's digest before it asked for the layer; now they are written while the layer
    * comes). A read of the same entry, info, prune and clear wait for such writes first, and the run waits for
    * them before it ends (src/lifecycle.ts), so nothing is left behind and a later read sees the entry.

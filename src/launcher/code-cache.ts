@@ -1,7 +1,7 @@
 /**
  * Loads dist/bundle/ (build/bundle.mjs: cli.cjs, commands.cjs, bundle.json) with a V8 code cache, for bin/osimage.
  * Node 20 has no compile cache for ES modules, so the bundle is CommonJS run through `vm.Script`, whose
- * `cachedData` skips parsing and compiling what an earlier run compiled (issue 15: `--help` and a warm
+ * `cachedData` skips parsing and compiling what an earlier run compiled (`--help` and a warm
  * `release info` spent a third of their time compiling the bundle).
  *
  * The cache is safe to lose or to share: each script's entry is keyed by the Node version, the architecture and
@@ -83,7 +83,7 @@ export interface Bundle {
   /**
    * Call saveCodeCache just before the first write to any of `streams` (and the caller calls it again at the end,
    * for what loaded later): the answer is the run's last output, and writing the cache after it would keep the
-   * process alive for it (issue 15: nothing after the answer). What ran until then is what gets cached.
+   * process alive for it (nothing after the answer). What ran until then is what gets cached.
    */
   saveCodeCacheBeforeOutput(streams: { write: (...a: never[]) => unknown }[]): void;
   /** What became of each script's code cache so far (`cli`, `commands`, a split package's name). */
@@ -119,7 +119,7 @@ export function loadBundle(opts: BundleOptions): Bundle {
   /**
    * A V8 code cache holds the functions compiled by the run that wrote it, and is written once: commands.cjs and
    * the package scripts are cached per command module (the first one cli.cjs asks for, e.g. `release`), so that the
-   * entry a command reads was written by a run of that command (issue 15: a `release info` whose entry was written
+   * entry a command reads was written by a run of that command (a `release info` whose entry was written
    * by `cache info` compiled most of its code again on every run, ~10 ms). Bounded by the command modules.
    */
   let profile = '';

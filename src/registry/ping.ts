@@ -37,7 +37,7 @@ export interface Pinged {
 
 export async function ping(opts: PingOptions): Promise<Pinged> {
   const schemes = opts.insecure ? ['https', 'http'] : ['https'];
-  // --insecure: the plain http ping is sent alongside the https one instead of after its failure (issue 15: a
+  // --insecure: the plain http ping is sent alongside the https one instead of after its failure (a
   // query by tag waited for the TLS attempt first). The outcome is the sequential one: an https answer always
   // wins (the http ping is then aborted and ignored), and the http ping only stands in for the first http
   // attempt, which runs (with its retries) as before when https could not connect.

@@ -1,5 +1,5 @@
 /**
- * Issue 12 items 9, 17 and 18: hostile files in place of the files osimage edits.
+ * hostile files in place of the files osimage edits.
  * - 9: a FIFO (also behind a symlink) is refused at once, naming the file and what it is; never read (a hang).
  * - 17: a symlink (even a dangling one) is kept and its target written; a read-only file is refused.
  * - 18: a multi-file write that fails at any point leaves every folder exactly as it was (no temp files, no backups).

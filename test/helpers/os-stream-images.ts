@@ -1,5 +1,5 @@
 /**
- * Release images with OS image streams (issue 13): OS and extensions images whose config labels carry
+ * Release images with OS image streams: OS and extensions images whose config labels carry
  * `io.openshift.os.streamclass` with `containers.bootc` or `io.openshift.os.extensions`, as the
  * machine-config-operator reads them, and a release whose image-references names them.
  */

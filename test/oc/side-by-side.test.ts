@@ -1,5 +1,5 @@
 /**
- * osimage side by side with oc 4.13 (issue 18): every pair of hack/oc-compare/pairs.yaml runs in-process against
+ * osimage side by side with oc 4.13: every pair of hack/oc-compare/pairs.yaml runs in-process against
  * the deterministic image set (hack/oc-compare/images.mjs) in one local registry, and is compared with oc's output
  * recorded in test/fixtures/oc/ (hack/oc-compare/record.mjs), after templating the registry host:port and folders.
  *

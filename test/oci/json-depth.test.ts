@@ -1,4 +1,4 @@
-/** src/json.ts: words for JSON values and the depth bound (issue 12 item 12). */
+/** src/json.ts: words for JSON values and the depth bound. */
 import { describe, expect, test } from 'vitest';
 import { MAX_JSON_DEPTH, bracketDepth, jsonKind, tooDeep } from '../../src/json.js';
 

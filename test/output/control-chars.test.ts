@@ -1,5 +1,5 @@
 /**
- * issue 12 item 5: control characters from outside never reach the terminal. Build ids in builds.json and
+ * control characters from outside never reach the terminal. Build ids in builds.json and
  * tag names and annotations in a release image carrying ANSI/OSC escapes, C1 controls and bidi overrides
  * are printed as visible escapes (`\x1b`, `\u202e`) in text views, warnings and errors; `-o json` keeps the
  * exact values (JSON-escaped).

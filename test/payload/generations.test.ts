@@ -1,4 +1,4 @@
-/** payload write on the MCO folders of every generation (hack/sample/generations) and the rules of issue 13 item 3. */
+/** payload write on the MCO folders of every generation (hack/sample/generations) and the rules of its generation. */
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 14: every YAML error in a file osimage reads names FILE:LINE, also the ones the `yaml`
+ * every YAML error in a file osimage reads names FILE:LINE, also the ones the `yaml`
  * package only finds while building the value (aliases, merge keys, alias bombs), and a billion-laughs
  * document is refused at once.
  */
@@ -29,7 +29,7 @@ function billionLaughs(): string {
 
 const reEscape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-describe('YAML errors name FILE:LINE (issue 12 item 14)', () => {
+describe('YAML errors name FILE:LINE', () => {
   it('payload write: an unresolved alias in an existing image-references names the file and line', async () => {
     const dir = await tempDir('mco-2019');
     const file = join(dir, 'image-references');

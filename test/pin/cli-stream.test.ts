@@ -198,7 +198,7 @@ describe('a second OS stream in its own variables (--os-stream)', () => {
   });
 });
 
-describe('pin --check prints its warnings before an error (issue 13 item 9)', () => {
+describe('pin --check prints its warnings before an error', () => {
   it('a file without RHCOS_DEFAULT_CHANNEL and a pinned build that does not exist: the warning line, then the error', async () => {
     await writeFile(t.script, `#!/bin/sh\nRHCOS_BUILD_NAME=47.999\nRHCOS_BASE_URL=${t.sb.server.url}\n`);
     const r = await osimage(['pin', '--check', '--pins', t.script]);

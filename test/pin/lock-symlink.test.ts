@@ -1,5 +1,5 @@
 /**
- * issue 12 item 16: the promotion lock is taken on the pin file's real path, so that `promote --write t.sh`
+ * the promotion lock is taken on the pin file's real path, so that `promote --write t.sh`
  * and `promote --write l.sh` (l.sh -> t.sh) cannot both run their tests at once.
  */
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * issue 12 item 12: malformed images give one line naming the source and what is wrong, exit 1 — never a
+ * malformed images give one line naming the source and what is wrong, exit 1 — never a
  * JavaScript error (`Cannot read properties of null`, `Maximum call stack size exceeded`). Each hostile image
  * is written by hand (the manifest, index.json, config or release file replaced) and read with the built
  * binary over `oci:`, `oci-archive:` and the real registry (or, where the registry refuses the manifest on

@@ -1,5 +1,5 @@
 /**
- * issue 12 item 6: hostile tar headers in an `oci-archive:`. A negative size (octal text or GNU base-256,
+ * hostile tar headers in an `oci-archive:`. A negative size (octal text or GNU base-256,
  * with a valid checksum) used to send the indexer back to the same header forever; a negative pax `size`
  * that steps back to the pax header did the same. Each archive here is written byte by byte (ustar headers with correct checksums), and each
  * test has a short timeout so that a regression fails instead of hanging the suite.

@@ -1,5 +1,5 @@
 /**
- * The ping under --insecure sends the plain http ping alongside the https one (issue 15), and the outcome is the
+ * The ping under --insecure sends the plain http ping alongside the https one, and the outcome is the
  * sequential one: an https answer wins even when http answered first, and the early http ping is only the first
  * of the http attempts (retried as before when https could not connect). A scripted client stands in for the
  * network, so the order of answers is chosen by the test.

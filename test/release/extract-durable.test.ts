@@ -1,5 +1,5 @@
 /**
- * Durability without one fsync after another (issue 12 item 19): `release extract --to` flushes the files it
+ * Durability without one fsync after another: `release extract --to` flushes the files it
  * wrote with many fsyncs in flight at once, then each folder that received files once (so the renames are
  * durable too). Behaviour only: the fsyncs are counted and their overlap observed, never timed.
  */

@@ -1,5 +1,5 @@
 /**
- * `release extract --to` against hostile layouts (issue 12): symlink chains through the image's own links or
+ * `release extract --to` against hostile layouts: symlink chains through the image's own links or
  * DIR's, entries another entry needs as a folder, and the promise that a refusal leaves DIR as it was.
  */
 import { lstat, mkdir, readdir, readFile, readlink, realpath, symlink, writeFile } from 'node:fs/promises';

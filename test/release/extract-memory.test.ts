@@ -1,5 +1,5 @@
 /**
- * Memory on hostile payloads (issue 12 item 8): a small gzip layer of many large zero files under
+ * Memory on hostile payloads: a small gzip layer of many large zero files under
  * release-manifests/ must not drive `release info` or `release extract` past 300 MB peak RSS, and the caps on
  * what is held in memory fail with an error naming the image and the cap. The built bin/osimage runs in a
  * subprocess whose peak RSS it reports itself (process.resourceUsage().maxRSS, written when it exits).

@@ -249,7 +249,7 @@ describe('layers', () => {
     expect(r).toEqual({ stdout: 'new', stderr: '', exitCode: 0 });
   });
 
-  test('only a lower layer has release-manifests/: found (oc would miss it; this is the point of issue 5)', async () => {
+  test('only a lower layer has release-manifests/: found (oc would miss it)', async () => {
     const img = await image([{ entries: releaseEntries() }, { entries: baseEntries() }]);
     const ref = await layout(tmp.dir, 'lower', [entry(img)]);
     const r = await osimage(['release', 'info', ref, '--image-for', 'cli']);

@@ -1,5 +1,5 @@
 /**
- * Two OS streams in one release (issue 13 item 7): the default stream's OS tags (`rhel-coreos`,
+ * Two OS streams in one release: the default stream's OS tags (`rhel-coreos`,
  * `rhel-coreos-extensions`) carry `machine-os=418.94…`, stream rhel-10's (`rhel-coreos-10`,
  * `rhel-coreos-10-extensions`) `machine-os=10.2…`. `release new` accepts one machine-os version per stream
  * (in-process to an oci-archive, and to the real registry), `release info` shows both in text and JSON without a

@@ -1,5 +1,5 @@
 /**
- * What a container runtime shows where layers disagree about a path's kind (issue 12 item 10): a folder in an
+ * What a container runtime shows where layers disagree about a path's kind: a folder in an
  * upper layer (an entry, or the implied parent of one) hides a lower file or symlink of that name, and a file
  * in an upper layer hides a lower folder's contents. Checked through the walker and `release extract --to`.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 15, item 4: while a layer is inflated, the walk requests the next lower one (one ahead at most), and a
+ * while a layer is inflated, the walk requests the next lower one (one ahead at most), and a
  * prefetched layer the walk never reaches is aborted. Behaviour, not time: the same answers with and without
  * prefetching, at most one layer requested ahead, and no extra request for a small top layer.
  */

@@ -1,5 +1,5 @@
 /**
- * Component versions per OS stream (issue 13 item 7), as units: which stream a tag's versions belong to, the
+ * Component versions per OS stream, as units: which stream a tag's versions belong to, the
  * warnings of `release info` (only within one stream), the lines of `Component Versions`, and the diff.
  */
 import { describe, expect, test } from 'vitest';

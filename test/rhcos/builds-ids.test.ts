@@ -1,5 +1,5 @@
 /**
- * issue 12 item 13: build ids read from builds.json follow the rules of `--build` (one path segment).
+ * build ids read from builds.json follow the rules of `--build` (one path segment).
  * An id with `/` used to end in `ERR_INVALID_FILE_URL_PATH` naming nothing, and `..` made osimage fetch
  * `<channel>/../meta.json`. One bad id anywhere in the list fails the whole list when it is read (naming
  * builds.json, the index and the id): a hostile list is not half-trusted, even when the build asked for is fine.

@@ -11,7 +11,7 @@ import { platformForArch } from '../../src/rhcos/platform.js';
 import { bootimageSide } from '../../src/verify/verify.js';
 import { imageReferences, tempDir, type Temp } from '../helpers/oci-builder.js';
 
-// meta.json digests are checked since issue 13 item 1: a made-up but well-formed one.
+// meta.json digests are checked: a made-up but well-formed one.
 const OS_DIGEST = `sha256:${'ab'.repeat(32)}`;
 
 let tmp: Temp;

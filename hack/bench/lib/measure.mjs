@@ -36,7 +36,7 @@ export async function run(cmd, args, { env, cwd, rss = true, tmp, keepStdout = t
   const start = process.hrtime.bigint();
   const child = spawn(file, argv, { env: env ?? process.env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
-  // The tail: from the last output chunk to the child's exit (issue 15: the answer is out, the process lingers).
+  // The tail: from the last output chunk to the child's exit (the answer is out, the process lingers).
   let lastOutput;
   let exited;
   const seen = () => (lastOutput = process.hrtime.bigint());

@@ -234,7 +234,7 @@ export function renderResults(r, { median }) {
     `(commander ${fmtMs(cost.commander)}, the HTTP client ${fmtMs(cost['http client'])}) and parsing image-references ${parseMs.toFixed(1)} ms`;
 
   // ---- targets
-  L.push('## Targets of issue 8', '');
+  L.push('## Targets: release info against skopeo, bytes fetched', '');
   L.push('| target | measured | result | reason |', '|---|---|---|---|');
   for (const tag of ['standard', 'deep']) {
     const { o, b } = ri[tag];
@@ -260,8 +260,8 @@ export function renderResults(r, { median }) {
   }
   L.push('');
 
-  // ---- issue 15: ratios to node -e 0 in the same run decide; oc's ratio is reported when oc is present
-  L.push('## Targets of issue 15', '');
+  // ---- start-up: ratios to node -e 0 in the same run decide; oc's ratio is reported when oc is present
+  L.push('## Targets: start-up and the warm cache', '');
   L.push(
     'Bench image `standard`, medians, same run; the ratio to `node -e 0` decides. A verdict whose fastest runs disagree with the ' +
       'medians is marked as within the noise.',
@@ -297,7 +297,7 @@ export function renderResults(r, { median }) {
       const v = st[key];
       if (v === undefined) {
         L.push(
-          `| the same, ${label} ≤ ${bound}× \`node -e 0\` | not measured: no cache yet | **not measured** | the digest-keyed cache (issue 15 item 3) is not in this build |`,
+          `| the same, ${label} ≤ ${bound}× \`node -e 0\` | not measured: no cache yet | **not measured** | the digest-keyed cache is not in this build |`,
         );
         continue;
       }
