@@ -30,10 +30,10 @@ export const FROM_RELEASE_ONLY = [
 export function newCommand(): Command {
   const cmd = addRegistryOptions(new Command('new'))
     .description(
-      'Assemble a release payload, as `oc adm release new` does: from a folder of operator manifests and input images\n' +
-        '(--from-dir), or from an existing release with some images replaced (--from-release; with an RHCOS build,\n' +
-        'every OS tag of the release is swapped to that build), and push it (--to-image), write it as an oci-archive\n' +
-        '(--to-file) or as flat manifests (--to-dir). With --from-release and no output, a dry run prints the digest.',
+      'Assemble a release payload, as `oc adm release new` does: from a folder of operator manifests and input images ' +
+        '(--from-dir), or from an existing release with some images replaced (--from-release; with an RHCOS build, every ' +
+        'OS tag of the release is swapped to that build), and push it (--to-image), write it as an oci-archive (--to-file) ' +
+        'or as flat manifests (--to-dir). With --from-release and no output, a dry run prints the digest.',
     )
     .argument('[mappings...]', 'TAG=PULLSPEC overrides of input images')
     .option(
