@@ -62,6 +62,10 @@ export async function writeReleaseDir(files: PayloadFile[], dir: string): Promis
     throw new OsimageError(`cannot create ${dir}: ${describe(err)}`);
   }
   for (const f of files) {
+    // Payload names are flat: one that is a path (a hostile tag name) never leaves the folder.
+    if (f.name === '' || f.name === '.' || f.name === '..' || /[/\\]/.test(f.name)) {
+      throw new OsimageError(`${dir}: refusing to write ${JSON.stringify(f.name)}: a payload file name is never a path`);
+    }
     const path = join(dir, f.name);
     await writeFileAtomic(path, f.data);
     // oc gives each file the time of its entry in the release layer.

@@ -14,6 +14,9 @@ import type { PayloadFile } from './assemble.js';
 
 /** A payload's files together may not hold more than this in memory (real payloads are a few MiB). */
 export const MAX_PAYLOAD_BYTES = 512 * 1024 * 1024;
+/** A tag name (Docker's grammar: a word character, then up to 127 of word characters, `.` and `-`). */
+const TAG_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
+
 /** Images a release may name (real ones name about 200): each is read, so a hostile list is refused. */
 export const MAX_TAGS = 10_000;
 
@@ -113,6 +116,10 @@ export async function readInputRelease(source: ImageSource, filterByOs: string |
   } catch (err) {
     throw new OsimageError(`unable to load image-references from release contents: ${describe(err)}`);
   }
+  // A tag's name becomes part of payload file names (0000_50_<tag>_<file>): only a tag name as Docker's grammar
+  // has it, never a path.
+  const bad = stream.spec.tags.find((t) => !TAG_NAME.test(t.name ?? ''));
+  if (bad) throw new OsimageError(`${source.name}: image-references names tag ${JSON.stringify(bad.name)}, which is no tag name`);
   if (stream.spec.tags.length > MAX_TAGS) {
     throw new OsimageError(`${source.name}: image-references names ${stream.spec.tags.length} images; at most ${MAX_TAGS} are read`);
   }

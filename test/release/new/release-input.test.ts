@@ -39,10 +39,31 @@ describe('the input release', () => {
     );
   });
 
+  it('refuses a tag name that is a path (it becomes part of payload file names)', async () => {
+    for (const name of ['../../escape', 'a/b', '.hidden', '']) {
+      await expect(read([{ entries: releaseEntries({ tags: [{ name }] }) }])).rejects.toThrow(
+        `image-references names tag ${JSON.stringify(name)}, which is no tag name`,
+      );
+    }
+  });
+
   it('refuses a release that names more images than any real one', async () => {
     const tags = Array.from({ length: MAX_TAGS + 1 }, (_, i) => ({ name: `t${i}` }));
     await expect(read([{ entries: releaseEntries({ tags }) }])).rejects.toThrow(
       `names ${MAX_TAGS + 1} images; at most ${MAX_TAGS} are read`,
     );
+  });
+});
+
+describe('writing payload files', () => {
+  it('never writes a name that is a path', async () => {
+    const { writeReleaseDir } = await import('../../../src/release/new/publish.js');
+    const { readdir } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const out = join(tmp.dir, 'flat');
+    for (const name of ['../escape.yaml', 'a/b.yaml', '..', '']) {
+      await expect(writeReleaseDir([{ name, data: Buffer.from('x') }], out)).rejects.toThrow('a payload file name is never a path');
+    }
+    expect(await readdir(tmp.dir)).not.toContain('escape.yaml');
   });
 });
