@@ -2,6 +2,10 @@ import { Command } from 'commander';
 import { setExitCode } from '../context.js';
 import { describe } from '../errors.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
+import { chooseBuild, fetchBuildList } from '../rhcos/resolve.js';
+import { error, out } from '../output/terminal.js';
+import * as buildsView from '../output/builds-view.js';
+import { json } from '../output/format.js';
 
 interface BuildsOptions extends SettingsOptionValues {
   output: 'text' | 'json';
@@ -20,9 +24,7 @@ export function command(): Command {
     )
     .action(async (opts: BuildsOptions) => {
       const settings = settingsFrom(opts);
-      const { fetchBuildList, chooseBuild } = await import('../rhcos/resolve.js');
-      const { out, error } = await import('../output/terminal.js');
-      const view = await import('../output/builds-view.js');
+      const view = buildsView;
       const list = await fetchBuildList(settings);
       let resolved: string | null = null;
       let problem: string | null = null;
@@ -33,7 +35,6 @@ export function command(): Command {
       }
       const shown = { list, settings, resolved, problem };
       if (opts.output === 'json') {
-        const { json } = await import('../output/format.js');
         out(json(view.buildsJson(shown)));
       } else {
         out(view.renderBuilds(shown));

@@ -1,6 +1,8 @@
 import { Command } from 'commander';
-import type { CacheStore } from '../cache/store.js';
 import { examples } from './options.js';
+import { cacheDir, cacheMaxBytes } from '../cache/settings.js';
+import { CacheStore } from '../cache/store.js';
+import { out } from '../output/terminal.js';
 
 interface CacheOptions {
   cacheDir?: string;
@@ -22,8 +24,6 @@ function size(bytes: number): string {
 }
 
 async function store(o: CacheOptions): Promise<CacheStore> {
-  const { cacheDir, cacheMaxBytes } = await import('../cache/settings.js');
-  const { CacheStore } = await import('../cache/store.js');
   return new CacheStore(cacheDir(o.cacheDir), { maxBytes: cacheMaxBytes(o.maxSize) });
 }
 
@@ -34,7 +34,6 @@ function subcommand(name: string, description: string, lines: string[], run: (s:
     .option('--cache-dir <dir>', DIR_HELP)
     .addHelpText('after', examples(lines))
     .action(async (o: CacheOptions) => {
-      const { out } = await import('../output/terminal.js');
       out(await run(await store(o)));
     });
 }

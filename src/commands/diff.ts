@@ -2,6 +2,12 @@ import { Command } from 'commander';
 import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
 import { readImages } from './open-image.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
+import { compareBuilds, parseSideSpec } from '../packages/compare.js';
+import { releaseOsBuild } from '../release/os-build.js';
+import { platformForArch } from '../rhcos/platform.js';
+import * as packageDiffView from '../output/package-diff-view.js';
+import { info, out, warn } from '../output/terminal.js';
+import { json } from '../output/format.js';
 
 interface DiffOptions extends SettingsOptionValues, RegistryOptionValues {
   all?: boolean;
@@ -28,11 +34,7 @@ export function command(): Command {
     );
   return cmd.action(async (from: string, to: string, o: DiffOptions) => {
     const settings = settingsFrom(o);
-    const { compareBuilds, parseSideSpec } = await import('../packages/compare.js');
-    const { releaseOsBuild } = await import('../release/os-build.js');
-    const { platformForArch } = await import('../rhcos/platform.js');
-    const view = await import('../output/package-diff-view.js');
-    const { out, warn, info } = await import('../output/terminal.js');
+    const view = packageDiffView;
     const sides = [parseSideSpec(from, settings.channel, 'FROM'), parseSideSpec(to, settings.channel, 'TO')] as const;
     const platform = o.filterByOs ?? platformForArch(settings.arch);
     const report = await readImages(o, (open, opts) =>
@@ -46,7 +48,6 @@ export function command(): Command {
     report.warnings.forEach(warn);
     for (const n of report.notes) info(`note: ${n}`);
     if (o.output === 'json') {
-      const { json } = await import('../output/format.js');
       out(json(view.buildDiffJson(report, { all: o.all === true })));
       return;
     }

@@ -1,5 +1,8 @@
 import type { ImageSource, SourceOptions } from '../registry/types.js';
 import { sourceOptions, type RegistryOptionValues } from './registry-options.js';
+import * as platformModule from '../registry/platform.js';
+import { openImage } from '../registry/open.js';
+import { warn } from '../output/terminal.js';
 
 /** Opens images with the command's registry flags; every image opened this way is closed when the reading ends. */
 export type OpenImage = (ref: string) => Promise<ImageSource>;
@@ -14,9 +17,7 @@ const TAMPERED = 'the release image failed content verification and may have bee
  */
 export async function readImages<T>(o: RegistryOptionValues, read: (open: OpenImage, opts: SourceOptions) => Promise<T>): Promise<T> {
   // A bad --filter-by-os is a usage error before any network, as in oc (even for an image that is no list).
-  if (o.filterByOs !== undefined) (await import('../registry/platform.js')).platformFilter(o.filterByOs);
-  const { openImage } = await import('../registry/open.js');
-  const { warn } = await import('../output/terminal.js');
+  if (o.filterByOs !== undefined) platformModule.platformFilter(o.filterByOs);
   const state = { verificationFailed: false };
   const { opts, progress } = await sourceOptions(o, state);
   const opened: ImageSource[] = [];

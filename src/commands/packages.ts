@@ -2,6 +2,12 @@ import { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { DEFAULT_HISTORY_LIMIT } from '../packages/defaults.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
+import { info, out, warn } from '../output/terminal.js';
+import * as packagesView from '../output/packages-view.js';
+import { json } from '../output/format.js';
+import { packageHistory } from '../packages/history.js';
+import { resolveBuild } from '../rhcos/resolve.js';
+import { buildPackages, nameMatcher } from '../packages/load.js';
 
 interface PackagesOptions extends SettingsOptionValues {
   package: string[];
@@ -41,9 +47,7 @@ export function command(): Command {
     )
     .action(async (opts: PackagesOptions) => {
       const settings = settingsFrom(opts);
-      const { out, warn, info } = await import('../output/terminal.js');
-      const view = await import('../output/packages-view.js');
-      const { json } = await import('../output/format.js');
+      const view = packagesView;
       if (opts.history || opts.since !== undefined) {
         if (!opts.history) throw new UsageError('--since applies only with --history');
         const name = opts.package[0];
@@ -53,7 +57,6 @@ export function command(): Command {
         const limit = Number(opts.limit);
         if (!Number.isSafeInteger(limit) || limit < 1)
           throw new UsageError(`--limit: expected a positive number, got ${JSON.stringify(opts.limit)}`);
-        const { packageHistory } = await import('../packages/history.js');
         const h = await packageHistory({ settings, name, since: opts.since, limit, cache: opts.cache });
         h.warnings.forEach(warn);
         if (h.missing.length > 0) info(`info: skipped ${h.missing.length} build(s) without commitmeta.json: ${h.missing.join(', ')}`);
@@ -62,8 +65,6 @@ export function command(): Command {
         out(opts.output === 'json' ? json(view.historyJson(h)) : view.renderHistory(h));
         return;
       }
-      const { resolveBuild } = await import('../rhcos/resolve.js');
-      const { buildPackages, nameMatcher } = await import('../packages/load.js');
       const resolved = await resolveBuild(settings);
       resolved.warnings.forEach(warn);
       const b = await buildPackages(resolved);

@@ -8,12 +8,27 @@ import { readImages } from './open-image.js';
 import { packageVersion } from '../package-info.js';
 import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
 import { DEFAULT_BOOTIMAGES_FILE, MERGE_POLICIES, type MergePolicy } from '../payload/defaults.js';
+import { requireOsImagePullspec } from '../payload/pullspec.js';
+import { error, info, out, warn } from '../output/terminal.js';
+import { resolveBuild } from '../rhcos/resolve.js';
+import { writePayload } from '../payload/write.js';
+import * as payloadView from '../output/payload-view.js';
+import { writeView } from '../output/payload-view.js';
+import * as machineconfigModule from '../payload/machineconfig.js';
+import { json } from '../output/format.js';
+import { checkOperators, readInputImages } from '../payload/check.js';
+import { readOperatorDirs } from '../payload/operator-dirs.js';
+import { loadReleaseInfo } from '../release/info.js';
+import { imageStreamFromObject } from '../oci/image-stream.js';
+import * as bootimagesModule from '../payload/bootimages.js';
+import * as bootimagesWrite from '../payload/bootimages-write.js';
+import { parseArchFlags } from '../stream/collect.js';
+import { escapeText } from '../output/escape.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Validate a pull spec given on the command line: a bad value is a usage error (exit 2). */
 async function flagPullspec(flag: string, value: string, allowTag: boolean): Promise<string> {
-  const { requireOsImagePullspec } = await import('../payload/pullspec.js');
   try {
     requireOsImagePullspec(value, { allowTag });
   } catch (err) {
@@ -79,21 +94,17 @@ function writeCommand(): Command {
       ]),
     )
     .action(async (opts: WriteOptions) => {
-      const { out, warn, info } = await import('../output/terminal.js');
       checkConflicts(opts, WRITE_CONFLICTS);
       checkOsImageFlags(opts);
       let arch = '';
       const build = async () => {
         // With --os-stream, the settings come from that stream's own variables (RHCOS_RHEL_10_*).
         const settings = settingsFrom(opts);
-        const { resolveBuild } = await import('../rhcos/resolve.js');
         const resolved = await resolveBuild(settings);
         resolved.warnings.forEach(warn);
         arch = resolved.arch;
         return { build: resolved.build, meta: resolved.meta, metaUrl: resolved.metaUrl, manifestList: opts.manifestList };
       };
-      const { writePayload } = await import('../payload/write.js');
-      const { writeView } = await import('../output/payload-view.js');
       const result = await writePayload({
         dir: opts.dir,
         build,
@@ -143,8 +154,7 @@ function renderCommand(): Command {
     )
     .action(async (opts: RenderOptions) => {
       const pullspec = await flagPullspec('--os-image', opts.osImage, opts.allowTag);
-      const mc = await import('../payload/machineconfig.js');
-      const { out, info } = await import('../output/terminal.js');
+      const mc = machineconfigModule;
       let configs;
       try {
         configs = mc.renderOsImageUrlConfigs(pullspec, opts.role, { allowTag: opts.allowTag });
@@ -200,10 +210,8 @@ function mergeCommand(): Command {
       ]),
     )
     .action(async (paths: string[], opts: MergeOptions) => {
-      const mc = await import('../payload/machineconfig.js');
-      const { out, info, warn } = await import('../output/terminal.js');
-      const view = await import('../output/payload-view.js');
-      const { json } = await import('../output/format.js');
+      const mc = machineconfigModule;
+      const view = payloadView;
       try {
         mc.validateRole(opts.role);
       } catch (err) {
@@ -260,11 +268,7 @@ function checkCommand(): Command {
     )
     .action(async (opts: CheckOptions) => {
       checkConflicts(opts, CHECK_CONFLICTS);
-      const { checkOperators, readInputImages } = await import('../payload/check.js');
-      const { readOperatorDirs } = await import('../payload/operator-dirs.js');
-      const { out, error } = await import('../output/terminal.js');
-      const view = await import('../output/payload-view.js');
-      const { json } = await import('../output/format.js');
+      const view = payloadView;
       const operators = await readOperatorDirs(opts.dir);
       const input = opts.images !== undefined ? await readInputImages(opts.images) : await releaseInputs(opts.fromRelease!, opts);
       const result = checkOperators(operators, input);
@@ -280,8 +284,6 @@ function checkCommand(): Command {
 
 /** The input ImageStream of a release image: its release-manifests/image-references, read with an early stop. */
 async function releaseInputs(image: string, o: RegistryOptionValues) {
-  const { loadReleaseInfo } = await import('../release/info.js');
-  const { imageStreamFromObject } = await import('../oci/image-stream.js');
   const info = await readImages(o, async (open) =>
     loadReleaseInfo(image, await open(image), {
       referencesOnly: true,
@@ -343,10 +345,8 @@ function bootimagesCommand(): Command {
       ]),
     )
     .action(async (opts: BootimagesOptions) => {
-      const { warn, out } = await import('../output/terminal.js');
-      const boot = await import('../payload/bootimages.js');
-      const run = await import('../payload/bootimages-write.js');
-      const { parseArchFlags } = await import('../stream/collect.js');
+      const boot = bootimagesModule;
+      const run = bootimagesWrite;
       let name = opts.name;
       if (opts.stream !== undefined) {
         warn({ code: 'deprecated-flag', message: '--stream is deprecated: use --name (the "stream" field)' });
@@ -381,7 +381,6 @@ function bootimagesCommand(): Command {
         generator: `osimage ${packageVersion()}`,
         onWarning: warn,
       });
-      const { escapeText } = await import('../output/escape.js');
       out(escapeText(`${outcome.path}: ${outcome.written ? 'written' : 'unchanged'} (${outcome.summary})`));
     });
 }

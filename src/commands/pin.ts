@@ -3,6 +3,11 @@ import { env } from '../context.js';
 import { UsageError } from '../errors.js';
 import { checkConflicts, pinsFile, type FlagRule } from './conflicts.js';
 import { addSettingsOptions, examples, noteIgnoredEnvPins, osStreamOption, type SettingsOptionValues } from './options.js';
+import * as terminalModule from '../output/terminal.js';
+import * as pinView from '../output/pin-view.js';
+import { checkPins } from '../pin/check.js';
+import { misspeltEnvWarnings } from '../rhcos/settings.js';
+import { applyPlan, planPin } from '../pin/plan.js';
 
 interface PinOptions extends SettingsOptionValues {
   write?: string;
@@ -81,14 +86,13 @@ export function command(): Command {
       ]),
     )
     .action(async (opts: PinOptions) => {
-      const term = await import('../output/terminal.js');
-      const view = await import('../output/pin-view.js');
+      const term = terminalModule;
+      const view = pinView;
       checkConflicts(opts, PIN_CONFLICTS);
       if (opts.check) {
         const file = pinsFile(opts);
         if (file === undefined) throw new UsageError("required option '--pins <file>' not specified");
         noteIgnoredEnvPins('--check', file, opts.osStream);
-        const { checkPins } = await import('../pin/check.js');
         const report = await checkPins({
           file,
           meta: opts.meta,
@@ -103,9 +107,7 @@ export function command(): Command {
       if (opts.pins !== undefined) throw new UsageError('--pins is read by --check; to write the pins give --write FILE');
       if (opts.write === undefined) throw new UsageError("required option '--write <file>' not specified");
       const write = opts.write;
-      const { misspeltEnvWarnings } = await import('../rhcos/settings.js');
       misspeltEnvWarnings(env()).forEach(term.warn);
-      const { planPin, applyPlan } = await import('../pin/plan.js');
       const plan = await planPin({ file: write, meta: opts.meta, flags: opts, env: env(), latest: opts.latest ?? false });
       for (const n of plan.notes) term.info(`info: ${n.message}`);
       plan.warnings.forEach(term.warn);

@@ -2,6 +2,12 @@ import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { addSettingsOptions, examples, osStreamOption, type SettingsOptionValues } from './options.js';
 import { env, io } from '../context.js';
+import * as terminalModule from '../output/terminal.js';
+import * as pinView from '../output/pin-view.js';
+import { misspeltEnvWarnings } from '../rhcos/settings.js';
+import { promote } from '../pin/promote.js';
+import { shellTestRunner, stopRunningTests } from '../pin/test-runner.js';
+import { releaseHeldLocksSync } from '../pin/lock.js';
 
 interface PromoteOptions extends SettingsOptionValues {
   test: string;
@@ -51,13 +57,9 @@ export function command(): Command {
       if (opts.build !== undefined)
         throw new UsageError('promote always tests the newest build; to pin a given build use: osimage pin --build NAME');
       if (opts.test.trim() === '') throw new UsageError('--test: the command is empty');
-      const term = await import('../output/terminal.js');
-      const view = await import('../output/pin-view.js');
-      const { misspeltEnvWarnings } = await import('../rhcos/settings.js');
+      const term = terminalModule;
+      const view = pinView;
       misspeltEnvWarnings(env()).forEach(term.warn);
-      const { promote } = await import('../pin/promote.js');
-      const { shellTestRunner, stopRunningTests } = await import('../pin/test-runner.js');
-      const { releaseHeldLocksSync } = await import('../pin/lock.js');
       // Interrupted (Ctrl-C, a CI timeout): drop our lock so the next run is not met by a stale one, and
       // stop the test command's whole process group before exiting. No file has been written unless the test passed.
       let stopping: Promise<never> | undefined;

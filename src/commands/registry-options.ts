@@ -3,6 +3,9 @@ import { env } from '../context.js';
 import { envFlag } from '../env-flag.js';
 import type { Warning } from '../errors.js';
 import type { SourceOptions } from '../registry/types.js';
+import { info, warn } from '../output/terminal.js';
+import { progressBar } from '../output/progress.js';
+import { openCache } from '../cache/settings.js';
 
 export interface RegistryOptionValues {
   registryConfig?: string;
@@ -36,9 +39,6 @@ const VERIFICATION_FAILURES: ReadonlySet<Warning['code']> = new Set(['digest-mis
 
 /** SourceOptions from the flags; warnings and progress go to stderr. Commands use it through readImages (open-image.ts). */
 export async function sourceOptions(o: RegistryOptionValues, state: { verificationFailed: boolean }) {
-  const { warn, info } = await import('../output/terminal.js');
-  const { progressBar } = await import('../output/progress.js');
-  const { openCache } = await import('../cache/settings.js');
   const progress = progressBar();
   // A cache that cannot be read or written changes nothing a script sees: a note only with OSIMAGE_DEBUG.
   const cache = openCache(o, (message) => {

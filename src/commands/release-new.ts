@@ -6,6 +6,17 @@ import { readImages } from './open-image.js';
 import { addSettingsOptions, examples } from './options.js';
 import { addRegistryOptions } from './registry-options.js';
 import { OS_FLAGS, type NewOptions } from './release-new-options.js';
+import { runFromRelease } from './release-new-from-release.js';
+import { createdTime } from '../release/new/created.js';
+import { parseMappings } from '../release/new/mappings.js';
+import { releaseMetadata } from '../release/new/metadata.js';
+import { CREATE_PREFIX, MissingImagesError, assemblePayload } from '../release/new/assemble.js';
+import * as targetModule from '../release/new/target.js';
+import { error, info, out } from '../output/terminal.js';
+import { readText } from '../files/read.js';
+import * as publishModule from '../release/new/publish.js';
+import { writeReleaseDir } from '../release/new/publish.js';
+import { composeReleaseImage, loadBase } from '../release/new/image.js';
 
 const collect = (v: string, acc: string[]) => [...acc, v];
 
@@ -98,7 +109,6 @@ export function newCommand(): Command {
     .action(async (mappingArgs: string[], o: NewOptions) => {
       checkConflicts(o, NEW_CONFLICTS);
       if (o.fromRelease !== undefined) {
-        const { runFromRelease } = await import('./release-new-from-release.js');
         await runFromRelease(mappingArgs, o);
         return;
       }
@@ -109,17 +119,11 @@ export function newCommand(): Command {
       if (name === undefined) throw new UsageError("required option '--name <version>' not specified");
       if (o.toImage === undefined && o.toFile === undefined && o.toDir === undefined)
         throw new UsageError('give exactly one of --to-image, --to-file and --to-dir');
-      const { createdTime } = await import('../release/new/created.js');
       const created = createdTime(o.created);
-      const { parseMappings } = await import('../release/new/mappings.js');
-      const { releaseMetadata } = await import('../release/new/metadata.js');
-      const { assemblePayload, MissingImagesError, CREATE_PREFIX } = await import('../release/new/assemble.js');
-      const target = await import('../release/new/target.js');
-      const { info, error, out } = await import('../output/terminal.js');
+      const target = targetModule;
 
       let mappingFile: { path: string; text: string } | undefined;
       if (o.mappingFile !== undefined) {
-        const { readText } = await import('../files/read.js');
         mappingFile = { path: o.mappingFile, text: await readText(o.mappingFile) };
       }
       const mappings = parseMappings(mappingArgs, mappingFile);
@@ -154,13 +158,10 @@ export function newCommand(): Command {
       }
 
       if (o.toDir !== undefined) {
-        const { writeReleaseDir } = await import('../release/new/publish.js');
         await writeReleaseDir(payload.files, o.toDir);
         return;
       }
-
-      const { composeReleaseImage, loadBase } = await import('../release/new/image.js');
-      const publish = await import('../release/new/publish.js');
+      const publish = publishModule;
       const tag = target.releaseTag(metadata.version);
       const written = await readImages(o, async (open, opts) => {
         const baseSource = o.toImageBase !== undefined ? await open(o.toImageBase) : undefined;

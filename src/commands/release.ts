@@ -5,6 +5,26 @@ import { readImages } from './open-image.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
 import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
 import { newCommand } from './release-new.js';
+import * as outputFormatModule from '../output/output-format.js';
+import { createdString, loadReleaseInfo } from '../release/info.js';
+import * as releaseView from '../output/release-view.js';
+import { error, info, out, outRaw } from '../output/terminal.js';
+import { imageFor } from '../oci/image-stream.js';
+import * as ocReleaseInfo from '../oc/release-info.js';
+import { toJson } from '../oc/release-info.js';
+import { diffReleases } from '../release/diff.js';
+import * as releaseDiffView from '../output/release-diff-view.js';
+import { env } from '../context.js';
+import { releasePackageChanges } from '../packages/release-packages.js';
+import * as packageDiffView from '../output/package-diff-view.js';
+import { json } from '../output/format.js';
+import { isNotable } from '../packages/notable.js';
+import { extractFile, extractTree } from '../release/extract.js';
+import { escapeText } from '../output/escape.js';
+import { releaseOsStreams } from '../release/os-image-config.js';
+import * as osStreamsView from '../output/os-streams-view.js';
+import * as bootimagesModule from '../release/bootimages.js';
+import { renderBootimages } from '../output/bootimages-view.js';
 
 interface InfoOptions extends RegistryOptionValues, SettingsOptionValues {
   packages?: boolean;
@@ -100,28 +120,23 @@ function infoCommand(): Command {
         throw new UsageError(`${misplaced.map(flagName).join(', ')} only apply with --changes-from (its RHCOS packages section)`);
       }
       checkConflicts(o, INFO_CONFLICTS);
-      // The -o printers (JSONPath, Go templates) load only when -o asks for one.
-      const outputFormat = o.output !== undefined ? await import('../output/output-format.js') : undefined;
-      const format = await outputFormat?.parseOutputFormat(o.output, o.template);
-      const { loadReleaseInfo } = await import('../release/info.js');
-      const view = await import('../output/release-view.js');
-      const { out, outRaw, error } = await import('../output/terminal.js');
+      // output-format.ts loads the JSONPath and Go template engines only for an -o that names one.
+      const format = o.output !== undefined ? await outputFormatModule.parseOutputFormat(o.output, o.template) : undefined;
+      const view = releaseView;
       const referencesOnly = o.imageFor !== undefined || format === 'name' || format === 'pullspec' || format === 'digest';
       const info = await readImages(o, async (open) => loadReleaseInfo(image, await open(image), { ...filterOf(o), referencesOnly }));
       if (o.imageFor !== undefined) {
-        const { imageFor } = await import('../oci/image-stream.js');
         const pull = imageFor(info.references, o.imageFor);
         if (!pull) throw new OsimageError(`no image tag "${o.imageFor}" exists in the release image ${image}`);
         out(pull);
         return;
       }
       if (format === 'json') {
-        outRaw((await import('../oc/release-info.js')).renderJson(info));
+        outRaw(ocReleaseInfo.renderJson(info));
         return;
       }
       if (typeof format === 'object') {
-        const { toJson } = await import('../oc/release-info.js');
-        const r = await outputFormat!.printTemplate(format, toJson(info), { allowMissingKeys: o.allowMissingTemplateKeys });
+        const r = await outputFormatModule.printTemplate(format, toJson(info), { allowMissingKeys: o.allowMissingTemplateKeys });
         outRaw(r.out);
         if (r.error !== undefined) throw new OsimageError(r.error);
         return;
@@ -145,11 +160,7 @@ function infoCommand(): Command {
 async function changesFrom(oldImage: string, newImage: string, o: InfoOptions): Promise<void> {
   checkConflicts(o, CHANGES_FROM_CONFLICTS);
   if (oldImage === '') throw new UsageError('--changes-from: the image is empty');
-  const { loadReleaseInfo } = await import('../release/info.js');
-  const { diffReleases } = await import('../release/diff.js');
-  const view = await import('../output/release-diff-view.js');
-  const { out, info } = await import('../output/terminal.js');
-  const { env } = await import('../context.js');
+  const view = releaseDiffView;
   const wantPackages = o.baseUrl !== undefined || (env().RHCOS_BASE_URL ?? '') !== '';
   const settings = wantPackages ? settingsFrom(o) : undefined;
   const { diff, packages } = await readImages(o, async (open, opts) => {
@@ -157,20 +168,17 @@ async function changesFrom(oldImage: string, newImage: string, o: InfoOptions): 
     const newInfo = await loadReleaseInfo(newImage, await open(newImage), filterOf(o));
     const diff = diffReleases(oldInfo, newInfo);
     if (!settings) return { diff, packages: undefined };
-    const { releasePackageChanges } = await import('../packages/release-packages.js');
     return { diff, packages: await releasePackageChanges(oldInfo, newInfo, settings, opts, o.filterByOs) };
   });
   if (packages && 'skipped' in packages) info(`info: RHCOS packages not shown: ${packages.skipped}`);
-  const pkgView = packages ? await import('../output/package-diff-view.js') : undefined;
+  const pkgView = packages ? packageDiffView : undefined;
   if (o.output === 'json') {
-    const { json } = await import('../output/format.js');
     const extra = !packages
       ? {}
       : { rhcosPackages: 'report' in packages ? pkgView!.buildDiffJson(packages.report) : { skipped: packages.skipped } };
     out(json({ ...view.releaseDiffJson(diff), ...extra }));
     return;
   }
-  const { isNotable } = await import('../packages/notable.js');
   const section =
     packages && 'report' in packages
       ? pkgView!.renderPackagesSection(packages.report, { full: o.packages === true, notable: isNotable })
@@ -195,8 +203,6 @@ function extractCommand(): Command {
     )
     .action(async (image: string, o: ExtractOptions) => {
       checkConflicts(o, EXTRACT_CONFLICTS);
-      const { extractFile, extractTree } = await import('../release/extract.js');
-      const { out, outRaw } = await import('../output/terminal.js');
       if (o.file !== undefined) {
         const name = o.file;
         const { file } = await readImages(o, async (open) => extractFile(await open(image), name, filterOf(o)));
@@ -205,8 +211,6 @@ function extractCommand(): Command {
         return;
       }
       const tree = await readImages(o, async (open) => extractTree(await open(image), o.to ?? '.', filterOf(o)));
-      const { createdString } = await import('../release/info.js');
-      const { escapeText } = await import('../output/escape.js');
       out(
         escapeText(
           `Extracted release payload from digest ${tree.listDigest ?? tree.digest} created at ${createdString(tree.config.created)}`,
@@ -235,16 +239,12 @@ function osStreamsCommand(): Command {
       ]),
     )
     .action(async (image: string, o: OsStreamsOptions) => {
-      const { loadReleaseInfo } = await import('../release/info.js');
-      const { releaseOsStreams } = await import('../release/os-image-config.js');
-      const view = await import('../output/os-streams-view.js');
-      const { out } = await import('../output/terminal.js');
+      const view = osStreamsView;
       const found = await readImages(o, async (open, opts) => {
         const info = await loadReleaseInfo(image, await open(image), { ...filterOf(o), referencesOnly: true });
         return releaseOsStreams(image, info.references, opts, o.filterByOs);
       });
       if (o.output === 'json') {
-        const { json } = await import('../output/format.js');
         out(json(view.osStreamsJson(found)));
         return;
       }
@@ -275,15 +275,13 @@ function bootimagesCommand(): Command {
     )
     .action(async (image: string, o: BootimagesOptions) => {
       if (o.osStream === '') throw new UsageError('--os-stream: the stream name is empty');
-      const boot = await import('../release/bootimages.js');
-      const { outRaw } = await import('../output/terminal.js');
+      const boot = bootimagesModule;
       const found = await readImages(o, async (open) => boot.readReleaseBootimages(await open(image), filterOf(o)));
       if (o.output === 'json') {
         const { text } = boot.pickStream(found, o.osStream, image);
         outRaw(text.endsWith('\n') ? text : `${text}\n`);
         return;
       }
-      const { renderBootimages } = await import('../output/bootimages-view.js');
       const picked = o.osStream !== undefined ? [boot.pickStream(found, o.osStream, image)] : boot.allStreams(found, image);
       outRaw(renderBootimages(picked, boot.defaultStreamName(found)));
     });

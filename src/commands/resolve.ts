@@ -2,6 +2,9 @@ import { Command } from 'commander';
 import type { ResolveFormat } from '../output/resolve-view.js';
 import { checkConflicts } from './conflicts.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
+import { resolveBuild } from '../rhcos/resolve.js';
+import * as resolveView from '../output/resolve-view.js';
+import { out, warn } from '../output/terminal.js';
 
 interface ResolveOptions extends SettingsOptionValues {
   region?: string;
@@ -39,9 +42,7 @@ export function command(): Command {
         },
       ]);
       const settings = settingsFrom(opts);
-      const { resolveBuild } = await import('../rhcos/resolve.js');
-      const view = await import('../output/resolve-view.js');
-      const { out, warn } = await import('../output/terminal.js');
+      const view = resolveView;
       const resolved = await resolveBuild(settings, { validate: opts.validate });
       resolved.warnings.forEach(warn);
       out(view.render(resolved, opts.output, { region: opts.region, manifestList: opts.manifestList === true }));

@@ -2,6 +2,18 @@ import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { checkConflicts } from './conflicts.js';
 import { addSettingsOptions, examples, settingsFrom, type SettingsOptionValues } from './options.js';
+import { readText, readTextIfExists } from '../files/read.js';
+import { parseStreamFile, updateTarget } from '../stream/target.js';
+import { checkStream } from '../stream/check.js';
+import * as contextModule from '../context.js';
+import { formatStream } from '../stream/format.js';
+import { editFileAtomic } from '../files/edit.js';
+import * as collectModule from '../stream/collect.js';
+import * as terminalModule from '../output/terminal.js';
+import * as streamView from '../output/stream-view.js';
+import * as generateModule from '../stream/generate.js';
+import * as nameModule from '../stream/name.js';
+import * as packageInfo from '../package-info.js';
 
 interface StreamOptions extends Omit<SettingsOptionValues, 'arch'> {
   arch: string[];
@@ -59,16 +71,9 @@ export function command(): Command {
       if (opts.dryRun && opts.target === undefined) throw new UsageError('--dry-run needs --target FILE');
       if (opts.check && opts.target === undefined) throw new UsageError('--check needs --target FILE');
       const settings = settingsFrom({ ...opts, arch: undefined });
-      const [{ parseArchFlags, collectStream }, term, view] = await Promise.all([
-        import('../stream/collect.js'),
-        import('../output/terminal.js'),
-        import('../output/stream-view.js'),
-      ]);
+      const [{ parseArchFlags, collectStream }, term, view] = await Promise.all([collectModule, terminalModule, streamView]);
       const arches = parseArchFlags(opts.arch);
-      const { readText, readTextIfExists } = await import('../files/read.js');
       if (opts.check) {
-        const { parseStreamFile } = await import('../stream/target.js');
-        const { checkStream } = await import('../stream/check.js');
         const file = opts.target!;
         const stream = parseStreamFile(await readText(file), file);
         const channels = new Map(arches.map((a) => [a.arch, a.channel ?? settings.channel]));
@@ -78,14 +83,10 @@ export function command(): Command {
             : { baseUrl: settings.baseUrl, channelOf: (a: string) => channels.get(a) ?? settings.channel };
         const result = await checkStream(stream, mirror);
         term.out(view.checkReport(file, result));
-        if (result.differences.length > 0) (await import('../context.js')).setExitCode(1);
+        if (result.differences.length > 0) contextModule.setExitCode(1);
         return;
       }
-      const [{ generateStream }, { streamNameFor }, { packageVersion }] = await Promise.all([
-        import('../stream/generate.js'),
-        import('../stream/name.js'),
-        import('../package-info.js'),
-      ]);
+      const [{ generateStream }, { streamNameFor }, { packageVersion }] = await Promise.all([generateModule, nameModule, packageInfo]);
       const collected = await collectStream(settings, arches);
       collected.warnings.forEach(term.warn);
       const { stream, warnings } = generateStream(collected.inputs, {
@@ -97,12 +98,10 @@ export function command(): Command {
       });
       warnings.forEach(term.warn);
       if (opts.target === undefined) {
-        const { formatStream } = await import('../stream/format.js');
         term.outRaw(formatStream(stream));
         return;
       }
       const file = opts.target;
-      const { updateTarget } = await import('../stream/target.js');
       const before = await readTextIfExists(file);
       const update = updateTarget(before, file, stream);
       if (opts.dryRun) {
@@ -111,7 +110,6 @@ export function command(): Command {
         return;
       }
       if (update.text !== undefined) {
-        const { editFileAtomic } = await import('../files/edit.js');
         await editFileAtomic(file, update.text);
       }
       term.info(view.targetSummary(file, update, false));

@@ -13,6 +13,11 @@ import {
   type SettingsOptionValues,
 } from './options.js';
 import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
+import * as terminalModule from '../output/terminal.js';
+import { settingsFromPinsFile } from '../verify/pins.js';
+import { verify } from '../verify/verify.js';
+import * as verifyView from '../output/verify-view.js';
+import { json } from '../output/format.js';
 
 interface VerifyOptions extends SettingsOptionValues, RegistryOptionValues {
   release: string;
@@ -104,26 +109,23 @@ export function command(): Command {
       checkConflicts({ ...o, pins }, VERIFY_CONFLICTS);
       if (o.tag === '') throw new UsageError('--tag: the tag name is empty');
       if (o.osStream === '') throw new UsageError('--os-stream: the stream name is empty');
-      const term = await import('../output/terminal.js');
+      const term = terminalModule;
       let settings;
       let pinnedIn: string | undefined;
       if (pins !== undefined) {
         noteIgnoredEnvPins('--pins', pins, o.osStream);
-        const { settingsFromPinsFile } = await import('../verify/pins.js');
         const pinned = await settingsFromPinsFile(pins, { baseUrl: o.baseUrl, arch: o.arch, osStream: o.osStream });
         settings = pinned.settings;
         pinnedIn = pinned.buildPin;
       } else {
         settings = settingsFrom(o);
       }
-      const { verify } = await import('../verify/verify.js');
-      const view = await import('../output/verify-view.js');
+      const view = verifyView;
       const report = await readImages(o, (_open, sourceOptions) =>
         verify({ release: o.release, tag: o.tag, osStream: o.osStream, settings, pinnedIn, sourceOptions, filterByOs: o.filterByOs }),
       );
       report.warnings.forEach(term.warn);
       if (o.output === 'json') {
-        const { json } = await import('../output/format.js');
         term.out(json(view.verifyJson(report)));
       } else {
         term.out(view.renderVerify(report));

@@ -5,7 +5,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { OsimageError, describe } from '../../errors.js';
 import { writeFileAtomic } from '../../files/atomic.js';
 import { writeOciArchive } from '../../registry/oci-write.js';
-import type { PushOptions } from '../../registry/push.js';
+import { openPushTarget, type PushOptions } from '../../registry/push.js';
 import type { Descriptor, ImageSource } from '../../registry/types.js';
 import type { PayloadFile } from './assemble.js';
 import type { ReleaseImage } from './image.js';
@@ -30,7 +30,6 @@ export async function pushRelease(
   base: ImageSource | undefined,
   opts: PushOptions & { baseRepository?: string; baseRegistry?: string },
 ): Promise<string> {
-  const { openPushTarget } = await import('../../registry/push.js');
   const dest = await openPushTarget(target, opts);
   const sameRegistry = opts.baseRegistry !== undefined && opts.baseRegistry === dest.reference.registry;
   for (const desc of image.baseLayers) {
