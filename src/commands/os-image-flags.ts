@@ -3,7 +3,7 @@
  * made before anything is read, once, for both commands.
  */
 import { UsageError, describe } from '../errors.js';
-import { requireOsImagePullspec } from '../payload/pullspec.js';
+import { osPullspec, type OsPullspec } from '../payload/pullspec.js';
 import type { FlagRule } from './conflicts.js';
 
 export interface OsImageFlagValues {
@@ -30,23 +30,36 @@ export function osImageConflicts(verb: string): FlagRule[] {
   ];
 }
 
-/** --node-image needs both images, and every OS image given is a pull spec by digest (unless --allow-tag): exit 2. */
-export function checkOsImageFlags(o: OsImageFlagValues): void {
+/** The OS images given, checked once: what the payload writers take. */
+export interface CheckedOsImages {
+  osImage?: OsPullspec;
+  extensionsImage?: OsPullspec;
+  legacyOsImage?: OsPullspec;
+}
+
+/**
+ * --node-image needs both images, and every OS image given is a pull spec by digest (unless --allow-tag): exit 2.
+ * Returns the images, checked.
+ */
+export function checkOsImageFlags(o: OsImageFlagValues): CheckedOsImages {
   if (o.nodeImage && (o.osImage === undefined || o.extensionsImage === undefined)) {
     throw new UsageError(
       "--node-image needs --os-image and --extensions-image (the node image and its extensions): the release browser's build is the node image's base, not the node image",
     );
   }
-  for (const [flag, v] of [
-    ['--os-image', o.osImage],
-    ['--extensions-image', o.extensionsImage],
-    ['--legacy-os-image', o.legacyOsImage],
+  const checked: CheckedOsImages = {};
+  for (const [key, flag] of [
+    ['osImage', '--os-image'],
+    ['extensionsImage', '--extensions-image'],
+    ['legacyOsImage', '--legacy-os-image'],
   ] as const) {
+    const v = o[key];
     if (v === undefined) continue;
     try {
-      requireOsImagePullspec(v, { allowTag: o.allowTag ?? false });
+      checked[key] = osPullspec(v, { allowTag: o.allowTag ?? false });
     } catch (err) {
       throw new UsageError(`${flag}: ${describe(err)}`);
     }
   }
+  return checked;
 }

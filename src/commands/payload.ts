@@ -95,7 +95,7 @@ function writeCommand(): Command {
     )
     .action(async (opts: WriteOptions) => {
       checkConflicts(opts, WRITE_CONFLICTS);
-      checkOsImageFlags(opts);
+      const images = checkOsImageFlags(opts);
       let arch = '';
       const build = async () => {
         // With --os-stream, the settings come from that stream's own variables (RHCOS_RHEL_10_*).
@@ -110,9 +110,7 @@ function writeCommand(): Command {
         build,
         allowTag: opts.allowTag,
         nodeImage: opts.nodeImage,
-        ...(opts.osImage !== undefined ? { osImage: opts.osImage } : {}),
-        ...(opts.extensionsImage !== undefined ? { extensionsImage: opts.extensionsImage } : {}),
-        ...(opts.legacyOsImage !== undefined ? { legacyOsImage: opts.legacyOsImage } : {}),
+        ...images,
         ...(opts.osStream !== undefined ? { stream: opts.osStream } : {}),
         ...(opts.buildId !== undefined ? { buildId: opts.buildId } : {}),
         ...(opts.configmapFile !== undefined ? { configMapFile: opts.configmapFile } : {}),

@@ -57,7 +57,7 @@ export async function runFromRelease(mappingArgs: string[], o: NewOptions): Prom
   const created = createdTime(o.created);
 
   const wantsOs = OS_FLAGS.some((k) => o[k] !== undefined && o[k] !== false);
-  checkOsImageFlags(o);
+  const images = checkOsImageFlags(o);
   if (o.osStream === '') throw new UsageError('--os-stream: the stream name is empty');
 
   const build = async () => {
@@ -114,9 +114,7 @@ export async function runFromRelease(mappingArgs: string[], o: NewOptions): Prom
           ? {
               osOverrides: async (input) => {
                 const swap = await planOsSwap(input, release, {
-                  osImage: o.osImage,
-                  extensionsImage: o.extensionsImage,
-                  legacyOsImage: o.legacyOsImage,
+                  ...images,
                   stream: o.osStream,
                   nodeImage: o.nodeImage,
                   buildId: o.buildId,

@@ -13,3 +13,13 @@ const DIGEST_HINT = 'the payload needs <repository>@sha256:<64 hex> (pass --allo
 export function requireOsImagePullspec(value: string, opts: { allowTag?: boolean } = {}): Reference {
   return parseImageReference(value, { tagAndDigest: 'refuse', requireDigest: !opts.allowTag, digestHint: DIGEST_HINT });
 }
+
+declare const checked: unique symbol;
+/** A pull spec already checked by {@link osPullspec}: payload writers take only these, and check them no more. */
+export type OsPullspec = string & { readonly [checked]: true };
+
+/** Check a value for a payload manifest once, at the edge, and mark it checked. */
+export function osPullspec(value: string, opts: { allowTag?: boolean } = {}): OsPullspec {
+  requireOsImagePullspec(value, opts);
+  return value as OsPullspec;
+}

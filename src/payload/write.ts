@@ -23,7 +23,7 @@ import {
   BUILD_VERSIONS_ANNOTATION,
 } from './image-stream.js';
 import { configMapData, DEFAULT_CONFIGMAP_FILE, KEY_TAGS, setConfigMapKeys, type OsImageKey } from './osimageurl.js';
-import { requireOsImagePullspec } from './pullspec.js';
+import { requireOsImagePullspec, type OsPullspec } from './pullspec.js';
 
 /** The build whose containers fill the tags no flag sets (resolved only when one is needed). */
 export interface BuildSource extends BuildRef {
@@ -34,12 +34,10 @@ export interface BuildSource extends BuildRef {
 export interface PayloadWriteOptions {
   dir: string;
   /** The OS image: `machine-os-content` in a legacy folder, the layered `rhel-coreos` tag(s) otherwise. */
-  osImage?: string;
-  /** The 2019 name of {@link osImage}. */
-  pullspec?: string;
-  extensionsImage?: string;
+  osImage?: OsPullspec | undefined;
+  extensionsImage?: OsPullspec | undefined;
   /** `machine-os-content` of a mixed 4.12–4.14 folder (in a legacy folder, the same as osImage). */
-  legacyOsImage?: string;
+  legacyOsImage?: OsPullspec | undefined;
   /** Called when some tag has no explicit value. */
   build?: () => Promise<BuildSource>;
   /** The build id of explicit values, for `machine-os=` build-version annotations. */
@@ -129,7 +127,7 @@ async function theConfigMap(dir: string, configMapFile: string | undefined): Pro
 
 /** The explicit value of a planned tag, from the flags. */
 export function explicitValue(t: PlannedTag, o: PayloadWriteOptions): string | undefined {
-  const os = o.osImage ?? o.pullspec;
+  const os = o.osImage;
   if (t.slot === 'extensions') return o.extensionsImage;
   if (t.slot === 'legacy') return o.legacyOsImage;
   return t.container === 'oscontainer' ? (os ?? o.legacyOsImage) : os;
@@ -137,7 +135,7 @@ export function explicitValue(t: PlannedTag, o: PayloadWriteOptions): string | u
 
 /** Flags that have no tag to go to in this folder. */
 export function checkFlags(o: PayloadWriteOptions, tags: PlannedTag[], generation: Generation, refsPath: string): void {
-  const os = o.osImage ?? o.pullspec;
+  const os = o.osImage;
   const slots = new Set(tags.map((t) => t.slot));
   if (generation === 'legacy' && o.stream === undefined && os !== undefined && o.legacyOsImage !== undefined) {
     throw new PayloadError('--os-image and --legacy-os-image both name machine-os-content in this legacy folder; give one');
@@ -157,14 +155,7 @@ export function checkFlags(o: PayloadWriteOptions, tags: PlannedTag[], generatio
         `--node-image: ${refsPath} has machine-os-content, so it is from before 4.19 (node images are 4.19 and later)`,
       );
     }
-    const missing = tags
-      .filter((t) => explicitValue(t, o) === undefined)
-      .map((t) => (t.slot === 'os' ? '--os-image' : '--extensions-image'));
-    if (missing.length > 0) {
-      throw new PayloadError(
-        `--node-image needs ${[...new Set(missing)].join(' and ')}: a node image is built FROM the release browser's build, so the build's base image is not it`,
-      );
-    }
+    // That both images are given is checked where they are given (commands/os-image-flags.ts).
   }
 }
 
@@ -184,9 +175,6 @@ export function buildValue(b: BuildSource, t: PlannedTag, generation: Generation
 
 export async function writePayload(opts: PayloadWriteOptions): Promise<PayloadWriteResult> {
   if (opts.configMapFile !== undefined) checkConfigMapFileName(opts.configMapFile);
-  for (const v of [opts.osImage ?? opts.pullspec, opts.extensionsImage, opts.legacyOsImage]) {
-    if (v !== undefined) requireOsImagePullspec(v, { allowTag: opts.allowTag ?? false });
-  }
   await requireDir(opts.dir);
   const refsPath = join(opts.dir, IMAGE_REFERENCES);
   const refsText = await readTextIfExists(refsPath);

@@ -2,14 +2,17 @@ import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { osPullspec } from '../../src/payload/pullspec.js';
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/payload', import.meta.url));
 export const HEX = (c: string) => c.repeat(64);
-/** `quay.io/x/os@sha256:` + 64 hex digits. */
-export const U = `quay.io/x/os@sha256:${HEX('c')}`;
-export const V = `registry.svc.ci.openshift.org/rhcos/maipo@sha256:61dc83d6d27f4c1a2f3bda8cc4a5f8e1c3d5a9b7e6f4d2c1b0a9e8d7c6bacc1a`;
-export const W = `quay.io/y/os@sha256:${HEX('d')}`;
-export const Z = `quay.io/z/os@sha256:${HEX('e')}`;
+/** `quay.io/x/os@sha256:` + 64 hex digits, checked as the payload writers take them. */
+export const U = osPullspec(`quay.io/x/os@sha256:${HEX('c')}`);
+export const V = osPullspec(
+  'registry.svc.ci.openshift.org/rhcos/maipo@sha256:61dc83d6d27f4c1a2f3bda8cc4a5f8e1c3d5a9b7e6f4d2c1b0a9e8d7c6bacc1a',
+);
+export const W = osPullspec(`quay.io/y/os@sha256:${HEX('d')}`);
+export const Z = osPullspec(`quay.io/z/os@sha256:${HEX('e')}`);
 export const CM_FILE = '0000_30_machine-config-operator_05_osimageurl.yaml';
 
 const made: string[] = [];

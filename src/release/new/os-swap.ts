@@ -7,7 +7,7 @@ import { OsimageError } from '../../errors.js';
 import { parseBuildId } from '../../rhcos/build-id.js';
 import { shipsNodeImage } from '../../payload/discover.js';
 import { planTags, type Generation } from '../../payload/generation.js';
-import { requireOsImagePullspec } from '../../payload/pullspec.js';
+import { requireOsImagePullspec, type OsPullspec } from '../../payload/pullspec.js';
 import { buildValue, checkFlags, explicitValue, type BuildSource } from '../../payload/write.js';
 import { ANNOTATION_DISPLAY_NAMES, ANNOTATION_VERSIONS, MACHINE_OS, parseComponentVersions } from '../references.js';
 import type { OsOverride } from './from-release.js';
@@ -17,9 +17,10 @@ import type { InputRelease } from './release-input.js';
 export const MACHINE_OS_DISPLAY_NAME = 'Red Hat Enterprise Linux CoreOS';
 
 export interface OsSwapOptions {
-  osImage?: string | undefined;
-  extensionsImage?: string | undefined;
-  legacyOsImage?: string | undefined;
+  /** The images given, checked at the edge (osPullspec). */
+  osImage?: OsPullspec | undefined;
+  extensionsImage?: OsPullspec | undefined;
+  legacyOsImage?: OsPullspec | undefined;
   stream?: string | undefined;
   nodeImage?: boolean | undefined;
   buildId?: string | undefined;
@@ -96,7 +97,8 @@ export async function planOsSwap(input: InputRelease, release: string, o: OsSwap
   const overrides: OsOverride[] = plan.tags.map((t) => {
     const explicit = explicitValue(t, opts);
     const pullspec = explicit ?? buildValue(build!, t, plan.generation);
-    requireOsImagePullspec(pullspec, { allowTag: o.allowTag ?? false });
+    // A value from the build is checked here; one given was checked where it was given.
+    if (explicit === undefined) requireOsImagePullspec(pullspec, { allowTag: o.allowTag ?? false });
     // The OS image carries machine-os; an extensions image is no OS and gets what its labels say, as in oc.
     const id = t.slot === 'extensions' ? undefined : explicit === undefined ? build!.build : o.buildId;
     const old = byName.get(t.tag)?.annotations;
