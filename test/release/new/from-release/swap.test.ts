@@ -28,6 +28,10 @@ afterAll(async () => {
 
 const base = ['release', 'new', '--insecure', '--no-cache'];
 
+/** `release new --from-release` of r's release with the OS taken from r's release browser (channel rhcos-test). */
+const swap = (r: ComponentRelease, ...extra: string[]) =>
+  osimage([...base, '--from-release', r.release, '--base-url', r.browser, '--channel', 'rhcos-test', ...extra]);
+
 async function readDir(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const f of (await readdir(dir)).sort()) out[f] = await readFile(join(dir, f), 'utf8');
@@ -58,9 +62,9 @@ describe.each(['legacy', 'mixed', 'layered'] as const)('the OS swap of a %s rele
   const out = () => `${reg!.host}/ocp-${gen}/release:swapped`;
   beforeAll(async () => {
     r = rel[gen]!;
-    run = await osimage([...base, '--from-release', r.release, '--base-url', r.browser, '--channel', 'rhcos-test', '--to-image', out()]);
+    run = await swap(r, '--to-image', out());
     const dir = join(tmp.dir, `swap-${gen}`);
-    const d = await osimage([...base, '--from-release', r.release, '--base-url', r.browser, '--channel', 'rhcos-test', '--to-dir', dir]);
+    const d = await swap(r, '--to-dir', dir);
     expect(d.exitCode).toBe(0);
     files = await readDir(dir);
   });
@@ -103,18 +107,7 @@ describe.each(['legacy', 'mixed', 'layered'] as const)('the OS swap of a %s rele
 
   it('the fast path gives the full rebuild, byte for byte', async () => {
     const dir = join(tmp.dir, `full-${gen}`);
-    const full = await osimage([
-      ...base,
-      '--from-release',
-      r.release,
-      '--base-url',
-      r.browser,
-      '--channel',
-      'rhcos-test',
-      '--full-rebuild',
-      '--to-dir',
-      dir,
-    ]);
+    const full = await swap(r, '--full-rebuild', '--to-dir', dir);
     expect(full.exitCode, full.stderr).toBe(0);
     expect(await readDir(dir)).toEqual(files);
     expect(run.stderr).toMatch(/Kept the payload files of 2 of 3 operators/);
@@ -125,17 +118,7 @@ describe('two OS streams (4.21): node images', () => {
   const out = () => `${reg!.host}/ocp-two-stream/release`;
   it('refuses a build for the default stream, pushing nothing', async () => {
     const r = rel['two-stream']!;
-    const run = await osimage([
-      ...base,
-      '--from-release',
-      r.release,
-      '--base-url',
-      r.browser,
-      '--channel',
-      'rhcos-test',
-      '--to-image',
-      `${out()}:refused`,
-    ]);
+    const run = await swap(r, '--to-image', `${out()}:refused`);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('from 4.19 its rhel-coreos is a node image');
     expect(await tagExists(`${out()}:refused`)).toBe(false);
@@ -367,19 +350,7 @@ describe('the build pinned in a release script', () => {
 
   it('a swap to the build the release ships says so', async () => {
     const r = rel.layered!;
-    const run = await osimage([
-      ...base,
-      '--from-release',
-      r.release,
-      '--base-url',
-      r.browser,
-      '--channel',
-      'rhcos-test',
-      '--build',
-      r.builds.old,
-      '--to-dir',
-      join(tmp.dir, 'same'),
-    ]);
+    const run = await swap(r, '--build', r.builds.old, '--to-dir', join(tmp.dir, 'same'));
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr).toContain(`info: rhel-coreos: already ${r.builds.old}`);
   });
