@@ -366,22 +366,20 @@ async function main() {
     log(`release new --from-release took ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     return r;
   };
+  /** What every report starts with: when, where, with what, and the images generated. */
+  const header = (after) => ({
+    started,
+    finished: new Date(),
+    opts,
+    machine: mach,
+    tools: tl,
+    rssMethod: RSS_METHOD,
+    load: [before, after],
+    gen: { seconds: genSec, pushSeconds: pushSec, sizes: bench.sizes },
+  });
   if (!all) {
     const section = await fromRelease();
-    const md = renderFromReleaseOnly(
-      {
-        started,
-        finished: new Date(),
-        opts,
-        machine: mach,
-        tools: tl,
-        rssMethod: RSS_METHOD,
-        load: [before, load('after')],
-        gen: { seconds: genSec, pushSeconds: pushSec, sizes: bench.sizes },
-        fromRelease: section,
-      },
-      { median },
-    );
+    const md = renderFromReleaseOnly({ ...header(load('after')), fromRelease: section }, { median });
     process.stdout.write(`\n${md}\n`);
     if (opts.results) {
       await writeFile(opts.results, md);
@@ -529,16 +527,11 @@ async function main() {
 
   const after = load('after');
   log(`load after: ${after.uptime}`);
+  const head = header(after);
   const results = {
-    started,
-    finished: new Date(),
-    opts,
-    machine: mach,
-    tools: tl,
-    rssMethod: RSS_METHOD,
-    load: [before, after],
+    ...head,
     disk: { tmpRoot, freeMiB, needMiB },
-    gen: { seconds: genSec, pushSeconds: pushSec, sizes: bench.sizes, files: bench.files, releaseFiles: bench.releaseFiles },
+    gen: { ...head.gen, files: bench.files, releaseFiles: bench.releaseFiles },
     releaseInfo,
     fromRelease: fromReleaseResult,
     cache,
