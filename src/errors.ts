@@ -64,6 +64,7 @@ export type ErrorCode =
   | 'no-os-image-url'
   | 'osimageurl-unmatched'
   | 'osimageurl-disagreed'
+  | 'payload-undeclared'
   | 'marketplace-arch'
   // Bootimage streams.
   | 'stream-arch-newest'

@@ -16,7 +16,8 @@ import * as payloadView from '../output/payload-view.js';
 import { writeView } from '../output/payload-view.js';
 import * as machineconfigModule from '../payload/machineconfig.js';
 import { json } from '../output/format.js';
-import { checkOperators, readInputImages } from '../payload/check.js';
+import { checkOperators, checkOsImagePairs, readInputImages, withProblems } from '../payload/check.js';
+import { replaceImageReferences } from '../release/new/substitute.js';
 import { readOperatorDirs } from '../payload/operator-dirs.js';
 import { loadReleaseInfo } from '../release/info.js';
 import { imageStreamFromObject } from '../oci/image-stream.js';
@@ -48,6 +49,7 @@ interface WriteOptions extends SettingsOptionValues {
   manifestList: boolean;
   configmapFile?: string;
   allowTag: boolean;
+  addMissing: boolean;
 }
 
 const WRITE_CONFLICTS: FlagRule[] = osImageConflicts('writes');
@@ -82,10 +84,16 @@ function writeCommand(): Command {
       'file name of the ConfigMap to create when --dir has none (default 0000_30_machine-config-operator_05_osimageurl.yaml)',
     )
     .option('--allow-tag', 'accept a pull spec by tag (the payload wants a digest)', false)
+    .option(
+      '--add-missing',
+      "also add the OS tags and ConfigMap keys the folder's generation pairs with the declared ones but the folder lacks (and the ConfigMap when there is none); without it only what the folder declares is written",
+      false,
+    )
     .addHelpText(
       'after',
       examples([
         'osimage payload write --dir install --os-image quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:<64 hex>',
+        'osimage payload write --dir install --add-missing --os-image quay.io/x/os@sha256:<64 hex> --extensions-image quay.io/x/ext@sha256:<64 hex>',
         'osimage payload write --dir install --base-url ./hack/sample/releases --channel rhcos-4.12   # the newest build',
         'RHCOS_BUILD_NAME=47.245 osimage payload write --dir install --base-url ./hack/sample/releases',
         'osimage payload write --dir hack/sample/generations/4.15-layered --base-url ./hack/sample/releases --channel 4.18-9.4/builds',
@@ -109,6 +117,7 @@ function writeCommand(): Command {
         dir: opts.dir,
         build,
         allowTag: opts.allowTag,
+        addMissing: opts.addMissing,
         nodeImage: opts.nodeImage,
         ...images,
         ...(opts.osStream !== undefined ? { stream: opts.osStream } : {}),
@@ -248,7 +257,7 @@ function checkCommand(): Command {
     new Command('check')
       .summary("check operators' image-references against the input images")
       .description(
-        "Check operator manifests against the input images as oc adm release new would: every tag an operator's image-references names must be an input tag; no source repository twice. Reports every problem at once.\n" +
+        "Check operator manifests against the input images as oc adm release new would: every tag an operator's image-references names must be an input tag; no source repository twice. Beyond oc: each OS key of a machine-config-osimageurl ConfigMap must hold, as text oc's substitution finds, the from.name of the tag it pairs with (else the release ships two OS images). Reports every problem at once.\n" +
           'The input images come from an ImageStream file (--images) or from a release image (--from-release: registry, oci: or oci-archive:).',
       )
       .requiredOption('--dir <dir>', 'one folder per operator, each with its manifests and its own image-references')
@@ -269,7 +278,7 @@ function checkCommand(): Command {
       const view = payloadView;
       const operators = await readOperatorDirs(opts.dir);
       const input = opts.images !== undefined ? await readInputImages(opts.images) : await releaseInputs(opts.fromRelease!, opts);
-      const result = checkOperators(operators, input);
+      const result = withProblems(checkOperators(operators, input), await checkOsImagePairs(opts.dir, operators, replaceImageReferences));
       if (opts.output === 'json') out(json(result));
       else if (result.ok) out(view.checkSummary(result));
       if (!result.ok) {

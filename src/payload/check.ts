@@ -7,15 +7,17 @@
  * The core, {@link checkOperators}, takes parsed values, so the input ImageStream can come from a file
  * or from a release image's `release-manifests/image-references`.
  */
-import { dockerImage, type ImageStream } from '../oci/image-stream.js';
+import { join } from 'node:path';
+import { dockerImage, IMAGE_REFERENCES, type ImageStream } from '../oci/image-stream.js';
 import { readText } from '../files/read.js';
 import { parseImageStream } from './image-stream.js';
-import { readOperatorDirs, type OperatorDir } from './operator-dirs.js';
+import { isManifestFile, readOperatorDirs, type OperatorDir } from './operator-dirs.js';
+import { osImagePairProblems, type Substitute } from './pairs.js';
 
 /** What the check needs of an operator folder (see operator-dirs.ts for the reader). */
 export type OperatorReferences = Pick<OperatorDir, 'operator' | 'file' | 'references' | 'manifests'>;
 
-export type ProblemKind = 'missing-tag' | 'duplicate-repository' | 'empty-reference';
+export type ProblemKind = 'missing-tag' | 'duplicate-repository' | 'empty-reference' | 'os-image-mismatch';
 
 export interface Problem {
   operator: string;
@@ -90,6 +92,29 @@ export function checkOperators(operators: OperatorReferences[], input: ImageStre
     inputTags: available.size,
     problems,
   };
+}
+
+/**
+ * The OS image keys of each operator's osimageurl ConfigMap against its image-references, as oc's substitution
+ * (`substitute`) would leave them: a key apart from its tag is a problem (see pairs.ts).
+ */
+export async function checkOsImagePairs(dir: string, operators: OperatorDir[], substitute: Substitute): Promise<Problem[]> {
+  const problems: Problem[] = [];
+  for (const op of operators) {
+    if (!op.references) continue;
+    for (const file of op.files.filter(isManifestFile)) {
+      const path = join(dir, op.operator, file);
+      const found = osImagePairProblems(path, await readText(path), join(dir, op.operator, IMAGE_REFERENCES), op.references, substitute);
+      for (const p of found) problems.push({ operator: op.operator, kind: 'os-image-mismatch', tag: p.tag, message: p.message });
+    }
+  }
+  return problems;
+}
+
+/** A check result with more problems (it is then not ok). */
+export function withProblems(result: CheckResult, more: Problem[]): CheckResult {
+  if (more.length === 0) return result;
+  return { ...result, ok: false, problems: [...result.problems, ...more] };
 }
 
 /** Read the input ImageStream file (JSON or YAML). */

@@ -26,7 +26,14 @@ export interface PlannedTag {
 export interface Plan {
   generation: Generation;
   stream: string | undefined;
+  /** The OS tags the folder declares, in the order they are written. */
   tags: PlannedTag[];
+  /**
+   * Tags the generation pairs with the declared ones but the folder does not declare (an extensions tag the MCO
+   * of mid-2022 still had commented out, machine-os-content of a folder from before 2019-01-15): written only
+   * when asked, since the MCO of that folder would not read them.
+   */
+  missing: PlannedTag[];
 }
 
 /**
@@ -59,6 +66,7 @@ export function planTags(tagNames: readonly string[], configMapKeys: readonly st
     return {
       generation,
       stream,
+      missing: [],
       tags: [
         { tag: st.os, container: 'base-oscontainer', slot: 'os' },
         { tag: st.extensions, container: 'extensions-container', slot: 'extensions' },
@@ -66,17 +74,21 @@ export function planTags(tagNames: readonly string[], configMapKeys: readonly st
     };
   }
   const tags: PlannedTag[] = [];
+  const missing: PlannedTag[] = [];
+  const os = (tag: string): PlannedTag => ({ tag, container: 'base-oscontainer', slot: 'os' });
+  const ext = (tag: string): PlannedTag => ({ tag, container: 'extensions-container', slot: 'extensions' });
   if (generation !== 'legacy') {
     const own = tagNames.filter((t) => t !== MACHINE_OS_CONTENT && !streamOfTag(t));
     const base = own.filter((t) => containerKeyForTag(t) === 'base-oscontainer');
-    const ext = own.filter((t) => containerKeyForTag(t) === 'extensions-container');
-    if (base.length === 0) base.push(ext[0]?.replace(/-extensions$/, '') ?? streamTags()!.os);
-    if (ext.length === 0) ext.push(`${base[0]}-extensions`);
-    tags.push(...base.map((tag) => ({ tag, container: 'base-oscontainer' as const, slot: 'os' as const })));
-    tags.push(...ext.map((tag) => ({ tag, container: 'extensions-container' as const, slot: 'extensions' as const })));
+    const exts = own.filter((t) => containerKeyForTag(t) === 'extensions-container');
+    tags.push(...base.map(os));
+    if (base.length === 0) missing.push(os(exts[0]?.replace(/-extensions$/, '') ?? streamTags()!.os));
+    tags.push(...exts.map(ext));
+    if (exts.length === 0) missing.push(ext(`${base[0] ?? missing[0]!.tag}-extensions`));
   }
   if (generation !== 'layered') {
-    tags.push({ tag: MACHINE_OS_CONTENT, container: 'oscontainer', slot: generation === 'legacy' ? 'os' : 'legacy' });
+    const moc: PlannedTag = { tag: MACHINE_OS_CONTENT, container: 'oscontainer', slot: generation === 'legacy' ? 'os' : 'legacy' };
+    (tagNames.includes(MACHINE_OS_CONTENT) ? tags : missing).push(moc);
   }
-  return { generation, stream: undefined, tags };
+  return { generation, stream: undefined, tags, missing };
 }

@@ -1,8 +1,9 @@
 /**
  * The `machine-config-osimageurl` ConfigMap: the OS images the machine-config-operator hands to its controllers.
  * Its keys by era (reference §1): `osImageURL` (2019 on, the `machine-os-content` image; `""` once that tag was
- * dropped in 2023-09), `baseOSContainerImage` and `baseOSExtensionsContainerImage` (4.12 on, the layered OS image
- * and its extensions), `releaseVersion` (2020-01 on). Each key must be byte-identical to the image-references tag
+ * dropped in 2023-09), `baseOperatingSystemContainer` and `baseOperatingSystemExtensionsContainer` (the MCO of
+ * 2022-08-15 to 2022-09-27, renamed after six weeks), `baseOSContainerImage` and `baseOSExtensionsContainerImage`
+ * (4.12 on, the layered OS image and its extensions), `releaseVersion` (2020-01 on). Each key must be byte-identical to the image-references tag
  * it belongs to, because oc rewrites the two only by matching the same source text.
  */
 import { PayloadError } from './errors.js';
@@ -14,8 +15,19 @@ export const MCO_NAMESPACE = 'openshift-machine-config-operator';
 export const DEFAULT_CONFIGMAP_FILE = '0000_30_machine-config-operator_05_osimageurl.yaml';
 
 /** The ConfigMap's OS image keys. */
-export type OsImageKey = 'osImageURL' | 'baseOSContainerImage' | 'baseOSExtensionsContainerImage';
-export const OS_IMAGE_KEYS: readonly OsImageKey[] = ['osImageURL', 'baseOSContainerImage', 'baseOSExtensionsContainerImage'];
+export type OsImageKey =
+  | 'osImageURL'
+  | 'baseOSContainerImage'
+  | 'baseOSExtensionsContainerImage'
+  | 'baseOperatingSystemContainer'
+  | 'baseOperatingSystemExtensionsContainer';
+export const OS_IMAGE_KEYS: readonly OsImageKey[] = [
+  'osImageURL',
+  'baseOSContainerImage',
+  'baseOSExtensionsContainerImage',
+  'baseOperatingSystemContainer',
+  'baseOperatingSystemExtensionsContainer',
+];
 
 /**
  * The payload tags a key pairs with when its value matches no tag's `from.name` (the fallback; the match by text
@@ -26,7 +38,17 @@ export const KEY_TAGS: Record<OsImageKey, readonly string[]> = {
   osImageURL: ['machine-os-content'],
   baseOSContainerImage: ['rhel-coreos', 'rhel-coreos-8'],
   baseOSExtensionsContainerImage: ['rhel-coreos-extensions', 'rhel-coreos-8-extensions'],
+  baseOperatingSystemContainer: ['rhel-coreos', 'rhel-coreos-8'],
+  baseOperatingSystemExtensionsContainer: ['rhel-coreos-extensions', 'rhel-coreos-8-extensions'],
 };
+
+/** The key a tag's slot takes in a ConfigMap that names its layered keys the way `data` already does. */
+export function keyForSlot(slot: 'os' | 'extensions' | 'legacy', container: string, data: Record<string, unknown>): OsImageKey {
+  if (container === 'oscontainer') return 'osImageURL';
+  const mid2022 = 'baseOperatingSystemContainer' in data || 'baseOperatingSystemExtensionsContainer' in data;
+  if (slot === 'extensions') return mid2022 ? 'baseOperatingSystemExtensionsContainer' : 'baseOSExtensionsContainerImage';
+  return mid2022 ? 'baseOperatingSystemContainer' : 'baseOSContainerImage';
+}
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -44,6 +66,8 @@ const NEW_COMMENTS: Record<OsImageKey, string[]> = {
   ],
   baseOSContainerImage: ['  # The layered OS image (rhel-coreos tag in image-references, byte for byte).'],
   baseOSExtensionsContainerImage: ['  # Its extensions (rhel-coreos-extensions tag in image-references, byte for byte).'],
+  baseOperatingSystemContainer: ['  # The layered OS image (rhel-coreos tag in image-references, byte for byte).'],
+  baseOperatingSystemExtensionsContainer: ['  # Its extensions (rhel-coreos-extensions tag in image-references, byte for byte).'],
 };
 
 /** A new ConfigMap file holding these keys (in this order). */

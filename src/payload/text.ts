@@ -7,9 +7,12 @@
  * Every edit is checked by parsing the result and comparing it with the intended value.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { Document, isMap, isScalar, isSeq, parse, parseAllDocuments, Scalar, type Node, type YAMLSeq } from 'yaml';
+import { type Document, isMap, isScalar, isSeq, parseAllDocuments, Scalar, type Node, type YAMLSeq } from 'yaml';
 import { lineAt, parseYamlDocuments, yamlValue } from '../files/yaml.js';
 import { PayloadError } from './errors.js';
+import { appendToFlowOrNew, insertAt, yamlScalar, type InsertContext } from './text-insert.js';
+
+export { yamlScalar };
 
 export type Format = 'yaml' | 'json';
 export type Path = Array<string | number>;
@@ -101,19 +104,6 @@ export function stringifyJson(value: unknown, layout: { indent: string; trailing
   return layout.trailingNewline ? `${body}\n` : body;
 }
 
-/** A YAML scalar for `value` in the given quoting style (plain only when it reads back as the same string). */
-export function yamlScalar(value: string, style: Scalar.Type | undefined): string {
-  if (style === Scalar.QUOTE_SINGLE) return `'${value.replace(/'/g, "''")}'`;
-  if (style === Scalar.PLAIN && value !== '' && /^[^\s'"#&*!|>%@`{}[\],-][^\s#]*$/.test(value) && !/: |:$/.test(value)) {
-    try {
-      if (parse(value) === value) return value;
-    } catch {
-      // not plain-safe
-    }
-  }
-  return JSON.stringify(value);
-}
-
 function check(m: ManifestText, text: string, expected: unknown): string {
   const after = parseManifestText(text, m.file, m.document);
   if (!isDeepStrictEqual(after.value, expected)) {
@@ -122,38 +112,41 @@ function check(m: ManifestText, text: string, expected: unknown): string {
   return text;
 }
 
-/** Re-serialise with the value changed: comments kept for YAML, indentation kept for JSON. */
-function reserialize(m: ManifestText, expected: unknown, path: Path, v: unknown): string {
-  if (m.document !== undefined) {
-    throw new PayloadError('cannot add keys to one document of a multi-document file; add them by hand and run again', { file: m.file });
-  }
-  if (m.format === 'json') return check(m, stringifyJson(expected, jsonLayout(m.text)), expected);
-  const doc = m.doc ?? new Document(null);
-  if (doc.contents === null || !isMap(doc.contents)) doc.contents = doc.createNode({}) as never;
-  doc.setIn(path, doc.createNode(v));
-  return check(m, doc.toString(), expected);
+/** What the insertion helpers need of a parsed manifest. */
+function insertContext(m: ManifestText): InsertContext {
+  return { text: m.text, doc: m.doc, json: m.format === 'json', unit: jsonLayout(m.text).indent };
+}
+
+/** A JSON file the yaml parser could not read: written anew by JSON.stringify (which never folds), its indentation kept. */
+function rewriteJson(m: ManifestText, expected: unknown): string {
+  return check(m, stringifyJson(expected, jsonLayout(m.text)), expected);
 }
 
 /**
- * Set a string at `path`. An existing scalar is replaced in place (its quoting style kept); otherwise
- * the missing keys are added by re-serialising. Returns the new text (equal to the old when unchanged).
+ * Set a string at `path`. An existing scalar is replaced in place (its quoting style kept; a block scalar
+ * becomes a double-quoted one); missing keys are added as new lines beside their siblings. No other byte
+ * changes. Returns the new text (equal to the old when unchanged).
  */
 export function setStringAt(m: ManifestText, path: Path, v: string): string {
   const expected = withValueAt(m.value, path, v);
   if (isDeepStrictEqual(expected, m.value)) return m.text;
+  if (m.format === 'json' && !m.doc) return rewriteJson(m, expected);
   const node = m.doc?.getIn(path, true) as Node | undefined;
-  if (node && isScalar(node) && node.range && node.type !== Scalar.BLOCK_FOLDED && node.type !== Scalar.BLOCK_LITERAL) {
+  if (node && !(isScalar(node) && node.value === null) && node.range) {
     const [start, end] = node.range;
-    const lit = m.format === 'json' ? JSON.stringify(v) : yamlScalar(v, node.type);
-    return check(m, m.text.slice(0, start) + lit + m.text.slice(end), expected);
+    const block = !isScalar(node) || node.type === Scalar.BLOCK_FOLDED || node.type === Scalar.BLOCK_LITERAL;
+    const lit = m.format === 'json' || block ? JSON.stringify(v) : yamlScalar(v, node.type);
+    // A block node's text ends with its line break; the quoted value that replaces it keeps one.
+    const tail = block && m.text[end - 1] === '\n' ? '\n' : '';
+    return check(m, m.text.slice(0, start) + lit + tail + m.text.slice(end), expected);
   }
-  return reserialize(m, expected, path, v);
+  return check(m, insertAt(insertContext(m), path, v, m.file), expected);
 }
 
 /**
  * Append a map to the sequence at `path`. In a YAML block sequence the new item is inserted as text
- * after the last item, indented like the items before it; every other byte stays. Otherwise the
- * document is re-serialised.
+ * after the last item, indented like the items before it; in a flow sequence or JSON array it is added
+ * before the closing bracket; a missing list is created. Every other byte stays.
  */
 export function appendToSeq(
   m: ManifestText,
@@ -204,5 +197,6 @@ export function appendToSeq(
       }
     }
   }
-  return reserialize(m, expected, path, list);
+  if (m.format === 'json' && !m.doc) return rewriteJson(m, expected);
+  return check(m, appendToFlowOrNew(insertContext(m), node, path, item as never, m.file), expected);
 }

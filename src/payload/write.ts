@@ -22,7 +22,7 @@ import {
   setMachineOsVersion,
   BUILD_VERSIONS_ANNOTATION,
 } from './image-stream.js';
-import { configMapData, DEFAULT_CONFIGMAP_FILE, KEY_TAGS, setConfigMapKeys, type OsImageKey } from './osimageurl.js';
+import { configMapData, DEFAULT_CONFIGMAP_FILE, KEY_TAGS, keyForSlot, setConfigMapKeys, type OsImageKey } from './osimageurl.js';
 import { requireOsImagePullspec, type OsPullspec } from './pullspec.js';
 
 /** The build whose containers fill the tags no flag sets (resolved only when one is needed). */
@@ -49,6 +49,12 @@ export interface PayloadWriteOptions {
   /** File name (in dir) of the ConfigMap to create when dir has none; default {@link DEFAULT_CONFIGMAP_FILE}. */
   configMapFile?: string;
   allowTag?: boolean;
+  /**
+   * Add the OS tags and ConfigMap keys the generation pairs with the declared ones but the folder lacks (and the
+   * ConfigMap file when there is none). Without it only what the folder declares is written: its MCO reads
+   * nothing else.
+   */
+  addMissing?: boolean;
 }
 
 export interface FileOutcome {
@@ -133,15 +139,32 @@ export function explicitValue(t: PlannedTag, o: PayloadWriteOptions): string | u
   return t.container === 'oscontainer' ? (os ?? o.legacyOsImage) : os;
 }
 
-/** Flags that have no tag to go to in this folder. */
-export function checkFlags(o: PayloadWriteOptions, tags: PlannedTag[], generation: Generation, refsPath: string): void {
+/** How to ask for what a folder lacks (the command's flag). */
+export const ADD_MISSING_FLAG = '--add-missing';
+
+/**
+ * Flags that have no tag to go to in this folder. `missing` are the tags the folder could be given with
+ * {@link ADD_MISSING_FLAG}: an error then names the tag and the flag.
+ */
+export function checkFlags(
+  o: PayloadWriteOptions,
+  tags: PlannedTag[],
+  generation: Generation,
+  refsPath: string,
+  missing: PlannedTag[] = [],
+): void {
   const os = o.osImage;
   const slots = new Set(tags.map((t) => t.slot));
   if (generation === 'legacy' && o.stream === undefined && os !== undefined && o.legacyOsImage !== undefined) {
     throw new PayloadError('--os-image and --legacy-os-image both name machine-os-content in this legacy folder; give one');
   }
   if (o.extensionsImage !== undefined && !slots.has('extensions')) {
-    throw new PayloadError(`--extensions-image: ${refsPath} has no extensions tag (a folder from before 4.12 has only machine-os-content)`);
+    const lacking = missing.find((t) => t.slot === 'extensions');
+    throw new PayloadError(
+      lacking
+        ? `--extensions-image: ${refsPath} declares no ${lacking.tag} tag (the MCO of this folder reads no extensions image); pass ${ADD_MISSING_FLAG} to add it`
+        : `--extensions-image: ${refsPath} has no extensions tag (a folder from before 4.12 has only machine-os-content)`,
+    );
   }
   const legacyGoesSomewhere = slots.has('legacy') || (generation === 'legacy' && o.stream === undefined);
   if (o.legacyOsImage !== undefined && !legacyGoesSomewhere) {
@@ -188,9 +211,19 @@ export async function writePayload(opts: PayloadWriteOptions): Promise<PayloadWr
     refsPath,
     opts.stream,
   );
-  checkFlags(opts, plan.tags, plan.generation, refsPath);
+  // A new folder gets every tag of its generation; an existing one what it declares, the rest when asked.
+  const fresh = refsText === undefined;
+  const planned = fresh || opts.addMissing ? inWriteOrder([...plan.tags, ...plan.missing]) : plan.tags;
+  const skipped = fresh || opts.addMissing ? [] : plan.missing;
+  checkFlags(opts, planned, plan.generation, refsPath, skipped);
+  if (planned.length === 0) {
+    throw new PayloadError(
+      `declares no OS image tag; pass ${ADD_MISSING_FLAG} to add ${skipped.map((t) => t.tag).join(' and ')} (its MCO shipped no OS image, or the tag was removed by hand)`,
+      { file: refsPath },
+    );
+  }
 
-  const needsBuild = plan.tags.filter((t) => explicitValue(t, opts) === undefined);
+  const needsBuild = planned.filter((t) => explicitValue(t, opts) === undefined);
   const release = cm ? releaseVersionOf(cm.value) : undefined;
   if (release && shipsNodeImage(release) && needsBuild.some((t) => t.container !== 'oscontainer')) {
     throw new PayloadError(
@@ -205,7 +238,7 @@ export async function writePayload(opts: PayloadWriteOptions): Promise<PayloadWr
 
   // image-references: each planned tag, in order.
   let refs = refsText;
-  const tags: TagWrite[] = plan.tags.map((t) => {
+  const tags: TagWrite[] = planned.map((t) => {
     const explicit = explicitValue(t, opts);
     const pullspec = explicit ?? buildValue(build!, t, plan.generation);
     if (explicit === undefined) requireOsImagePullspec(pullspec, { allowTag: opts.allowTag ?? false });
@@ -241,13 +274,24 @@ export async function writePayload(opts: PayloadWriteOptions): Promise<PayloadWr
   };
 
   // The ConfigMap: the default stream's keys only.
-  const warnings: Warning[] = [];
+  const warnings: Warning[] = skipped.map((t) => ({
+    code: 'payload-undeclared',
+    message: `${refsPath}: declares no ${t.tag} tag, so none is written (pass ${ADD_MISSING_FLAG} to add it)`,
+  }));
   const keys: KeyWrite[] = [];
   let cmOutcome: FileOutcome | undefined;
   let cmWrite: AtomicWrite | undefined;
-  if (plan.stream === undefined) {
+  const createCm = cm === undefined && (fresh || opts.addMissing === true || opts.configMapFile !== undefined);
+  if (plan.stream === undefined && cm === undefined && !createCm) {
+    warnings.push({
+      code: 'payload-undeclared',
+      message: `${opts.dir} holds no machine-config-osimageurl ConfigMap, so none is written (pass ${ADD_MISSING_FLAG} to create ${DEFAULT_CONFIGMAP_FILE}, or --configmap-file NAME)`,
+    });
+  }
+  if (plan.stream === undefined && (cm !== undefined || createCm)) {
     const cmPath = cm?.path ?? join(opts.dir, opts.configMapFile ?? DEFAULT_CONFIGMAP_FILE);
-    for (const k of bindKeys(cmData ?? {}, before, tags, cmPath, warnings)) keys.push(k);
+    const addKeys = cm === undefined || opts.addMissing === true;
+    for (const k of bindKeys(cmData ?? {}, before, tags, cmPath, warnings, addKeys)) keys.push(k);
     const values = Object.fromEntries(keys.map((k) => [k.key, k.value]));
     const cmText = await readTextIfExists(cmPath);
     const e = setConfigMapKeys(cmText, cmPath, values, cm?.document);
@@ -274,26 +318,47 @@ export async function writePayload(opts: PayloadWriteOptions): Promise<PayloadWr
   };
 }
 
+/** Tags in the order they are written: the layered OS image, its extensions, then machine-os-content. */
+function inWriteOrder(tags: PlannedTag[]): PlannedTag[] {
+  const rank = (t: PlannedTag) => (t.container === 'base-oscontainer' ? 0 : t.container === 'extensions-container' ? 1 : 2);
+  return [...tags].sort((a, b) => rank(a) - rank(b));
+}
+
 /** The ConfigMap keys to write, in the order a new ConfigMap lists them. */
-const KEY_ORDER: OsImageKey[] = ['baseOSContainerImage', 'baseOSExtensionsContainerImage', 'osImageURL'];
+const KEY_ORDER: OsImageKey[] = [
+  'baseOperatingSystemContainer',
+  'baseOperatingSystemExtensionsContainer',
+  'baseOSContainerImage',
+  'baseOSExtensionsContainerImage',
+  'osImageURL',
+];
 
 /**
- * Each ConfigMap key takes the value of the tag whose current `from.name` is the same text (that is how oc
- * substitutes them); a key matching no tag falls back to the pairing ({@link KEY_TAGS}), with a warning when it
- * held a value. A key absent from the ConfigMap is added when its paired tag is written; an empty key whose
- * paired tag is not in the folder (`osImageURL: ""` since 2023-09) stays as it is.
+ * Each key the ConfigMap declares takes the value of the tag whose current `from.name` is the same text (that
+ * is how oc substitutes them); a key matching no tag falls back to the pairing ({@link KEY_TAGS}), with a
+ * warning when it held a value. A tag written with no key to take it gets one only when `addKeys` (a new
+ * ConfigMap, or asked); otherwise a warning says so. An empty key whose paired tag is not in the folder
+ * (`osImageURL: ""` since 2023-09) stays as it is.
  */
-function bindKeys(data: Record<string, string>, before: TagReference[], tags: TagWrite[], cmPath: string, warnings: Warning[]): KeyWrite[] {
+function bindKeys(
+  data: Record<string, string>,
+  before: TagReference[],
+  tags: TagWrite[],
+  cmPath: string,
+  warnings: Warning[],
+  addKeys: boolean,
+): KeyWrite[] {
   const out: KeyWrite[] = [];
   for (const key of KEY_ORDER) {
     const cur = data[key];
+    if (cur === undefined) continue;
     const byText = cur ? before.find((t) => t.from?.name === cur) : undefined;
     if (byText) {
       const w = tags.find((t) => t.tag === byText.name);
       if (w) out.push({ key, tag: w.tag, previous: cur, value: w.pullspec });
       continue; // it belongs to a tag this run does not write
     }
-    const w = tags.find((t) => KEY_TAGS[key].includes(t.tag));
+    const w = tags.find((t) => KEY_TAGS[key].includes(t.tag) && !out.some((k) => k.tag === t.tag));
     if (!w) {
       if (cur) {
         warnings.push({
@@ -311,5 +376,17 @@ function bindKeys(data: Record<string, string>, before: TagReference[], tags: Ta
     }
     out.push({ key, tag: w.tag, previous: cur, value: w.pullspec });
   }
-  return out;
+  for (const w of tags) {
+    if (out.some((k) => k.tag === w.tag)) continue;
+    const key = keyForSlot(w.slot, w.container, data);
+    if (data[key] !== undefined || out.some((k) => k.key === key)) continue; // declared, and taken by another tag
+    if (addKeys) out.push({ key, tag: w.tag, previous: undefined, value: w.pullspec });
+    else {
+      warnings.push({
+        code: 'payload-undeclared',
+        message: `${cmPath}: declares no data.${key} for tag ${w.tag}, so none is written (pass ${ADD_MISSING_FLAG} to add it)`,
+      });
+    }
+  }
+  return out.sort((a, b) => KEY_ORDER.indexOf(a.key) - KEY_ORDER.indexOf(b.key));
 }

@@ -5,6 +5,7 @@
  */
 import { OsimageError } from '../errors.js';
 import { dockerImage, type ImageStream, type TagReference } from '../oci/image-stream.js';
+import { streamTags } from '../oci/os-tags.js';
 
 /** A candidate's name: `rhel-coreos`, `rhel-coreos-10-extensions`, `stream-coreos`, … */
 const CANDIDATE_NAME = /^(rhel|stream)[a-zA-Z0-9.-]*-coreos[a-zA-Z0-9.-]*(-extensions[a-zA-Z0-9.-]*)?$/;
@@ -148,6 +149,26 @@ export async function discoverOsStreams(
   );
   if (def.note) notes.push(def.note);
   return { defaultStream: def.name, streams, dropped, notes };
+}
+
+/**
+ * OS stream `name` found by its tag names alone, for when the images' labels cannot be read (an archive that
+ * holds only the release image): `rhel-N` is `rhel-coreos-N` and its extensions, and the version's default stream
+ * (rhel-9 for 4.x, rhel-10 from 5) may also be the unnumbered `rhel-coreos`. Undefined when the tags are not there.
+ */
+export function osStreamByTagNames(is: ImageStream, name: string): { stream: OsStream; isDefault: boolean } | undefined {
+  const major = majorVersion(is.metadata.name);
+  const isDefault = major !== undefined && name === (major <= 4 ? 'rhel-9' : 'rhel-10');
+  const byName = new Map((is.spec.tags ?? []).flatMap((t) => (dockerImage(t) ? [[t.name, dockerImage(t)!] as const] : [])));
+  for (const tags of [streamTags(name), isDefault ? streamTags() : undefined]) {
+    if (!tags) continue;
+    const os = byName.get(tags.os);
+    const ext = byName.get(tags.extensions);
+    if (os && ext) {
+      return { stream: { name, osImage: os, osTag: tags.os, extensionsImage: ext, extensionsTag: tags.extensions }, isDefault };
+    }
+  }
+  return undefined;
 }
 
 /** The stream named `name`, or an error listing those there are. */

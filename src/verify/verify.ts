@@ -9,7 +9,7 @@ import { openImage } from '../registry/open.js';
 import type { SourceOptions } from '../registry/types.js';
 import { loadReleaseInfo } from '../release/info.js';
 import { inspectOsImage, releaseOsStreams } from '../release/os-image-config.js';
-import { findStream } from '../release/os-streams.js';
+import { findStream, osStreamByTagNames, type OsStream, type OsStreams } from '../release/os-streams.js';
 import { imageFor, type ImageStream } from '../oci/image-stream.js';
 import { containerKeyForTag, type ContainerKey } from '../oci/os-tags.js';
 import { defaultOsTag, OCI_VERSION, type OsImageSide, payloadSide, withLabels } from '../release/os-build.js';
@@ -130,12 +130,12 @@ export async function verify(req: VerifyRequest): Promise<VerifyReport> {
   let tag: string;
   let extensionsTag: string | undefined;
   let defaultStream = true;
+  const notes: string[] = [];
   if (req.osStream !== undefined) {
-    const found = await releaseOsStreams(req.release, references, opts, platform);
-    const stream = findStream(found, req.osStream, req.release);
-    defaultStream = found.defaultStream === req.osStream;
-    tag = stream.osTag;
-    extensionsTag = stream.extensionsTag;
+    const stream = await osStreamOf(req.release, references, req.osStream, { opts, platform, notes });
+    defaultStream = stream.isDefault;
+    tag = stream.stream.osTag;
+    extensionsTag = stream.stream.extensionsTag;
   } else {
     tag = req.tag ?? defaultOsTag(references, req.release);
   }
@@ -143,7 +143,6 @@ export async function verify(req: VerifyRequest): Promise<VerifyReport> {
   const layered = key === 'base-oscontainer';
   if (extensionsTag === undefined && layered) extensionsTag = extensionsTagFor(tag);
 
-  const notes: string[] = [];
   const bootimage = bootimageSide(resolved, key, notes);
   let payload = payloadSide(references, tag, req.release);
 
@@ -208,6 +207,30 @@ export async function verify(req: VerifyRequest): Promise<VerifyReport> {
     notes,
     warnings: resolved.warnings,
   };
+}
+
+/**
+ * OS stream `name` of the release, found by the images' labels as the MCO finds it; when they cannot be read (an
+ * archive without the OS images, no network) by its tag names, with a note, as the default stream degrades.
+ */
+async function osStreamOf(
+  release: string,
+  references: ImageStream,
+  name: string,
+  ctx: { opts: SourceOptions; platform: string; notes: string[] },
+): Promise<{ stream: OsStream; isDefault: boolean }> {
+  let found: OsStreams;
+  try {
+    found = await releaseOsStreams(release, references, ctx.opts, ctx.platform);
+  } catch (err) {
+    const byName = osStreamByTagNames(references, name);
+    if (!byName) throw err;
+    ctx.notes.push(
+      `could not read the OS images' labels to find OS stream ${name} (${describe(err)}); took its tags by name: ${byName.stream.osTag}, ${byName.stream.extensionsTag}`,
+    );
+    return byName;
+  }
+  return { stream: findStream(found, name, release), isDefault: found.defaultStream === name };
 }
 
 /** The extensions verdict: the payload's extensions tag against the build's `extensions-container`. */

@@ -8,6 +8,7 @@ import { writePayload, type PayloadWriteOptions } from '../../src/payload/write.
 import { BASE, BASE_LIST, buildSource, EXT, EXT_LIST, generation, OSC } from './generations-helpers.js';
 import { checkOsImageFlags } from '../../src/commands/os-image-flags.js';
 import { changedLines, cleanup, read, snapshot, U, W, Z } from './helpers.js';
+import { osPullspec } from '../../src/payload/pullspec.js';
 import { renameFault } from '../helpers/rename-fault.js';
 
 // A crash before a rename, without a hook in src/ (see the helper).
@@ -125,6 +126,102 @@ describe('mixed 4.12-4.14 folders: one build feeds all three tags and keys', () 
     const r = await writePayload({ dir, osImage: U, extensionsImage: W, legacyOsImage: Z });
     expect(r.build).toBeUndefined();
     expect(await tagsOf(dir)).toMatchObject({ 'rhel-coreos-8': U, 'rhel-coreos-8-extensions': W, 'machine-os-content': Z });
+  });
+});
+
+describe('the MCO of mid-2022: baseOperatingSystemContainer keys', () => {
+  it('writes the keys the folder has, under their 2022-08 names, and adds none', async () => {
+    const dir = await generation('2022-08-baseOperatingSystem');
+    const [refs, cmText] = [await read(join(dir, 'image-references')), await read(join(dir, CM80))];
+    const r = await writeTwice({ dir, build: async () => ALL });
+    expect(r.generation).toBe('mixed');
+    expect(await dataOf(dir, CM80)).toEqual({
+      releaseVersion: '0.0.1-snapshot',
+      baseOperatingSystemContainer: BASE,
+      baseOperatingSystemExtensionsContainer: EXT,
+      osImageURL: OSC,
+    });
+    // Only the three values changed, each on its own line, unfolded.
+    expect(changedLines(cmText, await read(join(dir, CM80)))).toEqual([
+      [`  baseOperatingSystemContainer: "${P}:rhel-coreos-8"`, `  baseOperatingSystemContainer: "${BASE}"`],
+      [`  baseOperatingSystemExtensionsContainer: "${P}:rhel-coreos-8-extensions"`, `  baseOperatingSystemExtensionsContainer: "${EXT}"`],
+      [`  osImageURL: "${P}:machine-os-content"`, `  osImageURL: "${OSC}"`],
+    ]);
+    expect(changedLines(refs, await read(join(dir, 'image-references')))).toHaveLength(3);
+    expect(r.warnings).toEqual([]);
+  });
+
+  it('an extensions tag and key still commented out stay commented, and the run says how to add them', async () => {
+    const dir = await generation('2022-08-extensions-commented');
+    const [refs, cmText] = [await read(join(dir, 'image-references')), await read(join(dir, CM80))];
+    const r = await writeTwice({ dir, build: async () => ALL });
+    expect(r.tags.map((t) => t.tag)).toEqual(['rhel-coreos-8', 'machine-os-content']);
+    expect(r.keys.map((k) => k.key)).toEqual(['baseOperatingSystemContainer', 'osImageURL']);
+    expect(r.warnings.map((w) => w.message)).toEqual([
+      `${join(dir, 'image-references')}: declares no rhel-coreos-8-extensions tag, so none is written (pass --add-missing to add it)`,
+    ]);
+    const after = await read(join(dir, 'image-references'));
+    expect(changedLines(refs, after)).toHaveLength(2);
+    expect(after).toContain(`  #     name: ${P}:rhel-coreos-8-extensions\n`);
+    expect(changedLines(cmText, await read(join(dir, CM80)))).toHaveLength(2);
+    expect(await read(join(dir, CM80))).toContain(`  #baseOperatingSystemExtensionsContainer: "${P}:rhel-coreos-8-extensions"\n`);
+  });
+
+  it('--extensions-image there is an error naming the missing tag and --add-missing; with it, tag and key are added', async () => {
+    const dir = await generation('2022-08-extensions-commented');
+    const before = await snapshot(dir);
+    await expect(writePayload({ dir, osImage: U, extensionsImage: W, legacyOsImage: Z })).rejects.toThrow(
+      /--extensions-image: .*image-references declares no rhel-coreos-8-extensions tag .*; pass --add-missing to add it/,
+    );
+    expect(await snapshot(dir)).toEqual(before);
+    const r = await writePayload({ dir, osImage: U, extensionsImage: W, legacyOsImage: Z, addMissing: true });
+    expect(r.warnings).toEqual([]);
+    expect(await tagsOf(dir)).toMatchObject({ 'rhel-coreos-8': U, 'rhel-coreos-8-extensions': W, 'machine-os-content': Z });
+    expect(await dataOf(dir, CM80)).toEqual({
+      releaseVersion: '0.0.1-snapshot',
+      baseOperatingSystemContainer: U,
+      osImageURL: Z,
+      baseOperatingSystemExtensionsContainer: W,
+    });
+    expect(await read(join(dir, CM80))).toContain(`  #baseOperatingSystemExtensionsContainer: "${P}:rhel-coreos-8-extensions"\n`);
+  });
+});
+
+describe('no edit folds a pull spec', () => {
+  // 300 characters: a repository path near the 255 the reference grammar allows, then the digest.
+  const LONG = `quay.io/${'openshift-release-dev-mirror/'.repeat(7)}ocp-v4.0-art-devs@sha256:${'e'.repeat(64)}`;
+
+  it('a 300-character pull spec added to a ConfigMap missing its key stays one line, equal to its tag', async () => {
+    expect(LONG).toHaveLength(300);
+    const dir = await generation('4.12-mixed');
+    const cmPath = join(dir, CM80);
+    await writePayload({ dir, osImage: U, extensionsImage: W, legacyOsImage: Z });
+    const cmText = await read(cmPath);
+    const cut = cmText.replace(/ {2}# The extensions[^\n]*\n {2}baseOSExtensionsContainerImage: [^\n]*\n/, '');
+    expect(cut).not.toBe(cmText);
+    await writeFile(cmPath, cut);
+    await writePayload({ dir, osImage: U, extensionsImage: osPullspec(LONG), legacyOsImage: Z, addMissing: true });
+    const after = await read(cmPath);
+    // Every line that was there is still there, unchanged and in order; one line was added.
+    expect(after.split('\n').filter((l) => !cut.split('\n').includes(l))).toEqual([`  baseOSExtensionsContainerImage: "${LONG}"`]);
+    expect((await dataOf(dir, CM80)).baseOSExtensionsContainerImage).toBe(LONG);
+    // oc substitutes by text: replacing the tag's from.name in both files must change both values alike.
+    const refs = await read(join(dir, 'image-references'));
+    expect(refs).toContain(`name: ${LONG}\n`);
+    const NEXT = `quay.io/x/y@sha256:${'f'.repeat(64)}`;
+    expect(parse(after.split(LONG).join(NEXT)).data.baseOSExtensionsContainerImage).toBe(NEXT);
+    expect(
+      parseImageStream(refs.split(LONG).join(NEXT), 'x').spec.tags.find((t) => t.name === 'rhel-coreos-8-extensions')!.from!.name,
+    ).toBe(NEXT);
+  });
+
+  it('a long value set in place stays on its line, whatever its length', async () => {
+    const dir = await generation('2022-08-baseOperatingSystem');
+    const cmText = await read(join(dir, CM80));
+    await writePayload({ dir, osImage: osPullspec(LONG), extensionsImage: W, legacyOsImage: Z });
+    const lines = changedLines(cmText, await read(join(dir, CM80)));
+    expect(lines[0]![1]).toBe(`  baseOperatingSystemContainer: "${LONG}"`);
+    expect(lines).toHaveLength(3);
   });
 });
 

@@ -97,7 +97,12 @@ describe('payload write: the MCO install/ folder of early 2019 (YAML with commen
     const full = await read(join(dir, 'image-references'));
     const cut = full.slice(0, full.indexOf('  # Special:'));
     await writeFile(join(dir, 'image-references'), cut);
-    const r = await writePayload({ dir, osImage: U });
+    // The folder declares no OS tag: nothing is added unless asked.
+    await expect(writePayload({ dir, osImage: U })).rejects.toThrow(
+      /image-references: declares no OS image tag; pass --add-missing to add machine-os-content/,
+    );
+    expect(await read(join(dir, 'image-references'))).toBe(cut);
+    const r = await writePayload({ dir, osImage: U, addMissing: true });
     expect(r.imageReferences.action).toBe('appended');
     const after = await read(join(dir, 'image-references'));
     expect(after.startsWith(cut)).toBe(true);
@@ -262,15 +267,27 @@ describe('payload write: refusals leave every file as it was', () => {
   it('a ConfigMap file holding something else', async () => {
     const dir = await tempDir('mco-2019');
     await writeFile(join(dir, CM_FILE), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n');
-    await refuses(dir, {}, /holds ConfigMap "other", not ConfigMap "machine-config-osimageurl"/);
+    // Not this ConfigMap, so the folder has none: nothing is created unless asked, and then the file is in the way.
+    expect((await writePayload({ dir, osImage: U })).configMap).toBeUndefined();
+    await refuses(dir, { addMissing: true }, /holds ConfigMap "other", not ConfigMap "machine-config-osimageurl"/);
     await writeFile(
       join(dir, CM_FILE),
       'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: machine-config-osimageurl\n  namespace: default\n',
     );
-    await refuses(dir, {}, /namespace "default" is not openshift-machine-config-operator/);
-    await writeFile(join(dir, CM_FILE), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: machine-config-osimageurl\n---\nkind: X\n');
-    // found by kind/name in a multi-document file; its missing data key cannot be spliced into one document
-    await refuses(dir, {}, /cannot add keys to one document of a multi-document file/);
+    await refuses(dir, { addMissing: true }, /namespace "default" is not openshift-machine-config-operator/);
+  });
+
+  it('adds a missing key to one document of a multi-document file, leaving the others', async () => {
+    const dir = await tempDir('mco-2019');
+    const head = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: machine-config-osimageurl\n';
+    await writeFile(join(dir, CM_FILE), `${head}---\nkind: X\n`);
+    const skipped = await writePayload({ dir, osImage: U });
+    expect(skipped.warnings.map((w) => w.message)).toEqual([
+      `${join(dir, CM_FILE)}: declares no data.osImageURL for tag machine-os-content, so none is written (pass --add-missing to add it)`,
+    ]);
+    expect(await readFile(join(dir, CM_FILE), 'utf8')).toBe(`${head}---\nkind: X\n`);
+    await writePayload({ dir, osImage: U, addMissing: true });
+    expect(await readFile(join(dir, CM_FILE), 'utf8')).toBe(`${head}data:\n  osImageURL: ${U}\n---\nkind: X\n`);
   });
 
   it('a bad ConfigMap file name or folder', async () => {

@@ -281,6 +281,50 @@ describe('verify --os-stream', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ verdict: 'consistent', release: { tag: 'rhel-coreos' }, payload: { buildId: BASE9 } });
   });
 
+  test('an archive holding only the release: the stream by its tag names, with notes, as the default stream degrades', async () => {
+    const digest = (c: string) => `sha256:${c.repeat(64)}`;
+    const rel = await streamRelease(
+      '4.21.0',
+      osStreamTags({
+        'rhel-coreos': `${QUAY}@${digest('1')}`,
+        'rhel-coreos-extensions': `${QUAY}@${digest('2')}`,
+        'rhel-coreos-10': `${QUAY}@${digest('3')}`,
+        'rhel-coreos-10-extensions': `${QUAY}@${digest('4')}`,
+      }),
+    );
+    const only = await archive(tmp.dir, 'release-only.tar', [entry(rel, '4.21.0')], '4.21.0');
+    const run = (stream: string) =>
+      osimage([
+        'verify',
+        '--base-url',
+        browser.url,
+        '--channel',
+        CHANNEL,
+        '--build',
+        BASE10,
+        '--release',
+        only,
+        '--os-stream',
+        stream,
+        '-o',
+        'json',
+      ]);
+    const r = await run('rhel-10');
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({
+      release: { tag: 'rhel-coreos-10', osStream: 'rhel-10' },
+      extensions: { tag: 'rhel-coreos-10-extensions' },
+    });
+    expect(report.notes[0]).toMatch(
+      /^could not read the OS images' labels to find OS stream rhel-10 \(.*\); took its tags by name: rhel-coreos-10, rhel-coreos-10-extensions$/,
+    );
+    expect(report.notes.some((n: string) => n.startsWith(`could not read the OS container ${QUAY}@${digest('3')}`))).toBe(true);
+    // The default stream of a 4.x release, rhel-9, is the unnumbered pair.
+    expect(JSON.parse((await run('rhel-9')).stdout)).toMatchObject({ release: { tag: 'rhel-coreos' } });
+    // A stream it has no tags for is still an error.
+    expect((await run('rhel-11')).stderr).toMatch(/^error: /);
+  });
+
   test('an unknown stream names those there are; --tag with --os-stream is a usage error', async () => {
     const r = await verify(release, BASE10, '--os-stream', 'rhel-11');
     expect(r).toEqual({

@@ -11,6 +11,7 @@ import { goJson } from '../../golang/json.js';
 import { ocReleaseMetadata } from '../../oc/json.js';
 import { checkOperators, type OperatorReferences, type Problem } from '../../payload/check.js';
 import { isManifestFile, readOperatorDirs } from '../../payload/operator-dirs.js';
+import { osImagePairProblems } from '../../payload/pairs.js';
 import { RELEASE_METADATA } from '../info.js';
 import { checkManifest } from './check.js';
 import type { Mapping } from './mappings.js';
@@ -253,6 +254,11 @@ export async function buildOperatorFiles(
       if (!opts.skipManifestCheck && isManifestFile(file)) {
         if (!utf8) throw new OsimageError(`${label}: invalid YAML/JSON: not UTF-8 text`);
         checkManifest(label, text);
+      }
+      // A ConfigMap OS key that oc's substitution would leave apart from its tag ships a second OS image.
+      if (op.references && utf8 && isManifestFile(file)) {
+        const pairs = osImagePairProblems(label, text, `${op.operator}/${IMAGE_REFERENCES}`, op.references, replaceImageReferences);
+        if (pairs.length > 0) throw new OsimageError(pairs.map((p) => p.message).join('; '));
       }
       if (versions && utf8) data = Buffer.from(replaceVersions(replaceImageReferences(text, replacements), releaseName, versions), 'utf8');
       manifests.push({ name: payloadName(op.operator, file, taken), data, source: label, mtime: op.mtime?.(file) });

@@ -323,6 +323,26 @@ describe('release new errors', () => {
     expect(skipped.exitCode).toBe(0);
   });
 
+  it('a ConfigMap OS key apart from its tag (another image, or folded over lines) is refused, naming both files', async () => {
+    const dir = await payloadCopy('os-pairs');
+    const file = join(dir, 'machine-config-operator', '0000_30_machine-config-operator_05_osimageurl.yaml');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace(/osImageURL: .*/, `osImageURL: "${MOC}"`));
+    const r = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--to-dir', join(tmp.dir, 'pairs-out')]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.split('\n').at(-1)).toBe(
+      `error: unable to create a release: machine-config-operator/0000_30_machine-config-operator_05_osimageurl.yaml: data.osImageURL is ${MOC}, but tag machine-os-content in machine-config-operator/image-references is placeholder.url.oc.will.replace.this.org/placeholdernamespace:machine-os-content: oc substitutes both by text, so the release would ship two different OS images; make them equal (osimage payload write does)`,
+    );
+    // Folded as a YAML serialiser folds at 80 columns: the same value, but no longer one piece of text.
+    await writeFile(file, text.replace(/placeholdernamespace:machine-os-content"/, 'placeholdernamespace:machine-os-\\\n    content"'));
+    const folded = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--to-dir', join(tmp.dir, 'pairs-out')]);
+    expect(folded.exitCode).toBe(1);
+    expect(folded.stderr).toMatch(
+      /data\.osImageURL holds the from\.name of tag machine-os-content in machine-config-operator\/image-references, but not as one piece of text/,
+    );
+    await expect(readdir(join(tmp.dir, 'pairs-out'))).rejects.toThrow();
+  });
+
   it('an input image-references that is not an ImageStream', async () => {
     const dir = await payloadCopy('badinput');
     await writeFile(join(dir, 'image-references'), 'kind: ConfigMap\napiVersion: v1\n');
