@@ -305,13 +305,14 @@ interface BootimagesOptions extends Omit<SettingsOptionValues, 'arch'> {
   dir: string;
   file: string;
   arch: string[];
-  name?: string;
+  name: string[];
   /** The old name of --name, kept as a deprecated alias. */
   stream?: string;
   signatures?: boolean;
   locationBase?: string;
   osStream: string[];
   marketplace: string[];
+  era: string;
 }
 
 const BOOTIMAGES_HELP = `
@@ -324,6 +325,19 @@ Streams:
   images, as the installer's data/data/coreos/marketplace/) into that stream's
   rhel-coreos-extensions.marketplace.
   A rerun that would change only metadata (last-modified, generator) leaves the file alone.
+
+Names (the "stream" field of each stream):
+  --name NAME names the one stream (or the only --os-stream); --name OS_STREAM=NAME, repeatable, names
+  one OS stream, e.g. --name rhel-9=rhcos-4.21 --name rhel-10=rhcos-4.22. A stream not named keeps the
+  name the file already gives it, else is named from its channel (4.16-9.4/builds → rhcos-4.16-9.4).
+
+Formats (--era), as the installer's generator wrote the ConfigMap:
+  2021     data.stream is the stream file itself: 2-space JSON with a final newline (stream: |)
+  2025-08  data.stream is one line of JSON (single-quoted YAML), with creationTimestamp: null
+  2025-11  the same, without creationTimestamp
+  2026     2-space JSON without a final newline (stream: |-), data.streams beside it
+  auto (default) follows the file when there is one, else 2026; --os-stream always writes 2026. Every
+  form has stream-metadata's field order, Go's escaping (\\u003c, \\u003e, \\u0026) and no unknown fields.
 `;
 
 function bootimagesCommand(): Command {
@@ -335,12 +349,22 @@ function bootimagesCommand(): Command {
     .requiredOption('--dir <dir>', 'the manifests folder')
     .option('--file <name>', 'file name in --dir', DEFAULT_BOOTIMAGES_FILE)
     .option('--arch <arch[=channel]>', 'an arch to include, repeatable (default: every arch in builds.json)', collect, [])
-    .option('--name <name>', 'the "stream" field (default: from the channel, e.g. rhcos-4.12)')
+    .option(
+      '--name <[os-stream=]name>',
+      'the "stream" field: NAME for the one stream, OS_STREAM=NAME for each --os-stream, repeatable (default: the file\'s name for it, else from the channel)',
+      collect,
+      [],
+    )
     .addOption(new Option('--stream <name>', 'old name of --name (deprecated)').hideHelp())
     .option('--signatures', 'add "signature" (location + .sig) to every artifact (default: none, as the installer today)')
     .option('--location-base <url>', 'write artifact locations against this public URL instead of --base-url (a mirror)')
     .option('--os-stream <name=channel[@build]>', 'an OS stream for data.streams, repeatable (rhel-9=4.18-9.4/builds)', collect, [])
     .option('--marketplace <[name=]file>', "merge this marketplace file into the stream's rhel-coreos-extensions, repeatable", collect, [])
+    .option(
+      '--era <era>',
+      `the installer's ConfigMap form: auto, ${bootimagesModule.BOOTIMAGES_ERAS.join(', ')} (see Formats below)`,
+      'auto',
+    )
     .addHelpText('after', BOOTIMAGES_HELP)
     .addHelpText(
       'after',
@@ -349,17 +373,21 @@ function bootimagesCommand(): Command {
         'osimage payload bootimages --dir manifests --channel 4.16-9.4/builds --arch aarch64 --name rhcos-4.16',
         'osimage payload bootimages --dir manifests --base-url ./hack/sample/releases --os-stream rhel-9=4.18-9.4/builds --os-stream rhel-10=rhel-10.2/builds',
         'osimage payload bootimages --dir manifests --os-stream rhel-9=4.18-9.4/builds@418.94.202605101521-0 --marketplace rhel-9=marketplace/rhcos.json',
+        'osimage payload bootimages --dir manifests --os-stream rhel-9=rhel-9.8/builds --os-stream rhel-10=rhel-10.2/builds --name rhel-9=rhcos-4.21 --name rhel-10=rhcos-4.22',
+        'osimage payload bootimages --dir manifests --channel rhcos-4.19 --era 2025-11   # one-line data.stream, as the 2025 installer',
       ]),
     )
     .action(async (opts: BootimagesOptions) => {
       const boot = bootimagesModule;
       const run = bootimagesWrite;
-      let name = opts.name;
+      let nameFlags = opts.name;
       if (opts.stream !== undefined) {
         warn({ code: 'deprecated-flag', message: '--stream is deprecated: use --name (the "stream" field)' });
-        if (name !== undefined && name !== opts.stream) throw new UsageError('--stream is the old name of --name: give one of them');
-        name = opts.stream;
+        if (nameFlags.some((n) => n !== opts.stream)) throw new UsageError('--stream is the old name of --name: give one of them');
+        nameFlags = [opts.stream];
       }
+      const names = boot.parseNameFlags(nameFlags);
+      const era = boot.parseEra(opts.era);
       const osStreams = boot.parseOsStreamFlags(opts.osStream);
       const marketplaces = boot.parseMarketplaceFlags(opts.marketplace);
       if (osStreams.length > 0 && (opts.build !== undefined || opts.channel !== undefined)) {
@@ -368,7 +396,7 @@ function bootimagesCommand(): Command {
         );
       }
       const arches = parseArchFlags(opts.arch);
-      const problem = run.bootimagesRequestProblem({ osStreams, name, arches, marketplaces });
+      const problem = run.bootimagesRequestProblem({ osStreams, names, arches, marketplaces, era });
       if (problem !== undefined) throw new UsageError(problem);
       // --os-stream here is NAME=CHANNEL, not the stream of the pin variables that resolve and pin read.
       const { osStream: _streams, ...settingsFlags } = opts;
@@ -380,14 +408,18 @@ function bootimagesCommand(): Command {
         channel: settings.channel,
         build: settings.build,
         arches,
-        name,
+        names,
         osStreams,
         marketplaces,
+        era,
         signatures: opts.signatures === true,
         locationBase: opts.locationBase,
         generator: `osimage ${packageVersion()}`,
         onWarning: warn,
       });
+      if (outcome.written && outcome.eraFromFile && outcome.era !== boot.CURRENT_ERA) {
+        info(escapeText(`${outcome.path}: kept the ${outcome.era} installer's form the file had (--era ${boot.CURRENT_ERA} for today's)`));
+      }
       out(escapeText(`${outcome.path}: ${outcome.written ? 'written' : 'unchanged'} (${outcome.summary})`));
     });
 }

@@ -114,6 +114,71 @@ describe('payload bootimages', () => {
     expect(both.exitCode).toBe(2);
   });
 
+  it('--name OS_STREAM=NAME names each stream; a rerun without --name keeps the names the file has', async () => {
+    const dir = await tempDir();
+    const names = ['--name', 'rhel-9=rhcos-4.21', '--name', 'rhel-10=rhcos-4.22'];
+    const r = await osimage(twoStreams(dir, ...names));
+    expect(r).toMatchObject({ exitCode: 0, stderr: '' });
+    const file = join(dir, 'coreos-bootimages.yaml');
+    const cm = parse(await read(file));
+    const streams = JSON.parse(cm.data.streams);
+    expect([streams['rhel-9'].stream, streams['rhel-10'].stream, JSON.parse(cm.data.stream).stream]).toEqual([
+      'rhcos-4.21',
+      'rhcos-4.22',
+      'rhcos-4.21',
+    ]);
+    const files = await snapshot(dir);
+    const again = await osimage(twoStreams(dir));
+    expect(again).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(again.stdout).toMatch(/: unchanged \(stream rhel-10, /);
+    expect(await snapshot(dir)).toEqual(files);
+    // A new name is a change; --name NAME alone names the only stream.
+    const one = await osimage(withStreams(dir, ['rhel-10=rhel-10.2/builds'], '--name', 'rhcos-4.22-custom'));
+    expect(one.exitCode).toBe(0);
+    expect(JSON.parse(parse(await read(file)).data.streams)['rhel-10'].stream).toBe('rhcos-4.22-custom');
+  });
+
+  it('--name without its stream among several, or for a stream not given: usage errors that say which', async () => {
+    const dir = await tempDir();
+    const plain = await osimage(twoStreams(dir, '--name', 'rhcos-4.22'));
+    expect(plain).toMatchObject({
+      exitCode: 2,
+      stderr: 'error: --name rhcos-4.22: with several --os-stream say which stream it names: --name rhel-10=rhcos-4.22',
+    });
+    const stray = await osimage(twoStreams(dir, '--name', 'rhel-11=x'));
+    expect(stray.exitCode).toBe(2);
+    expect(stray.stderr).toContain('--name rhel-11=x: no --os-stream rhel-11 (streams: rhel-9, rhel-10)');
+    expect(await snapshot(dir)).toEqual({});
+  });
+
+  it("--era writes an older installer form; auto then follows the file; --os-stream needs today's form", async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'coreos-bootimages.yaml');
+    const base = ['payload', 'bootimages', '--dir', dir, '--base-url', server.url, '--channel', 'rhcos-4.12', '--arch', 'x86_64'];
+    const r = await osimage([...base, '--build', '412.86.202301250001-0', '--era', '2025-11']);
+    expect(r).toMatchObject({ exitCode: 0, stderr: '' });
+    const compact = await read(file);
+    expect(compact).toMatch(/\n {2}stream: '\{"stream":"rhcos-4\.12","metadata":/);
+    expect(compact).not.toContain('creationTimestamp');
+    // A newer build with --era auto (the default) keeps the file's form, and says so.
+    const next = await osimage(base);
+    expect(next.exitCode).toBe(0);
+    expect(next.stderr).toBe(`${file}: kept the 2025-11 installer's form the file had (--era 2026 for today's)`);
+    const kept = parse(await read(file)).data.stream as string;
+    expect([kept.includes('\n'), JSON.parse(kept).architectures.x86_64.artifacts.metal.release]).toEqual([false, '412.86.202301311551-0']);
+    expect((await osimage(base)).stdout).toContain(': unchanged (build 412.86.202301311551-0, x86_64)');
+    // --era 2026 rewrites it in today's form.
+    expect((await osimage([...base, '--era', '2026'])).exitCode).toBe(0);
+    expect(await read(file)).toContain('\n  stream: |-\n    {\n');
+    const streams = await osimage(withStreams(dir, ['rhel-9=4.18-9.4/builds'], '--era', '2021'));
+    expect(streams.exitCode).toBe(2);
+    expect(streams.stderr).toBe(
+      'error: --era 2021: that installer wrote data.stream alone; --os-stream (data.streams) needs --era 2026 or auto',
+    );
+    const bad = await osimage([...base, '--era', '2024']);
+    expect(bad).toMatchObject({ exitCode: 2, stderr: 'error: --era 2024: expected auto or one of 2021, 2025-08, 2025-11, 2026' });
+  });
+
   it('round trip: release new from a folder holding the ConfigMap, release bootimages reads it back as written', async () => {
     const dir = await tempDir();
     const payload = join(dir, 'payload');
@@ -125,7 +190,7 @@ describe('payload bootimages', () => {
     expect((await osimage(['release', 'new', '--from-dir', payload, '--name', '4.99.0', '--to-file', tar])).exitCode).toBe(0);
     const def = await osimage(['release', 'bootimages', `oci-archive:${tar}`, '-o', 'json']);
     expect(def.exitCode).toBe(0);
-    expect(`${def.stdout}\n`).toBe(cm.data.stream);
+    expect(def.stdout).toBe(cm.data.stream);
     const r10 = await osimage(['release', 'bootimages', '--os-stream', 'rhel-10', `oci-archive:${tar}`, '-o', 'json']);
     expect(JSON.parse(r10.stdout)).toEqual(JSON.parse(cm.data.streams)['rhel-10']);
     const text = await osimage(['release', 'bootimages', `oci-archive:${tar}`]);

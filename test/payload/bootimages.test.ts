@@ -13,12 +13,17 @@ import {
   defaultOsStream,
   describeStream,
   mergeMarketplace,
+  nameFlagsProblem,
+  nameFor,
+  parseEra,
   parseMarketplaceFlags,
+  parseNameFlags,
   parseOsStreamFlags,
+  readBootimages,
   writeBootimages,
 } from '../../src/payload/bootimages.js';
 import { collectStream } from '../../src/stream/collect.js';
-import { formatStream } from '../../src/stream/format.js';
+import { goStreamJson } from '../../src/stream/format.js';
 import { generateStream } from '../../src/stream/generate.js';
 import type { StreamJson } from '../../src/stream/types.js';
 import { SAMPLE_RELEASES } from '../helpers/cli.js';
@@ -50,22 +55,48 @@ describe('the coreos-bootimages ConfigMap', () => {
     });
     expect(Object.keys(cm.data)).toEqual(['releaseVersion', 'stream']);
     expect(cm.metadata.annotations['include.release.openshift.io/self-managed-high-availability']).toBe('true');
-    expect(cm.data.stream).toBe(formatStream(s));
+    // Today's installer: json.MarshalIndent of the stream, no final newline, so a `|-` block.
+    expect(cm.data.stream).toBe(goStreamJson(s, { layout: 'indented' }));
+    expect(text).toContain('\n  stream: |-\n    {\n      "stream": "rhcos-4.12",\n');
     expect(Object.keys(JSON.parse(cm.data.stream).architectures)).toEqual(['aarch64', 'x86_64']);
     // unquoted, so oc's version substitution finds it
     expect(text).toContain('\n  releaseVersion: 0.0.1-snapshot\n');
+    // sigs.k8s.io/yaml sorts every mapping's keys
+    expect(text.split('\n').filter((l) => /^\S/.test(l))).toEqual(['apiVersion: v1', 'data:', 'kind: ConfigMap', 'metadata:']);
+  });
+
+  it('each era writes data.stream as its installer did; the reader tells the eras apart', async () => {
+    const s = await streamOf('rhcos-4.12', 'rhcos-4.12');
+    const old = bootimagesConfigMap({ stream: s }, '2021');
+    expect(parse(old).data.stream).toBe(goStreamJson(s, { layout: 'file' }));
+    expect(old).toContain('\n  stream: |\n    {\n');
+    expect(old).toContain('\n  creationTimestamp: null\n');
+    const compact = bootimagesConfigMap({ stream: s }, '2025-08');
+    expect(parse(compact).data.stream).toBe(goStreamJson(s, { layout: 'compact' }));
+    expect(compact).toContain(`\n  stream: '{"stream":"rhcos-4.12","metadata":{`);
+    expect(bootimagesConfigMap({ stream: s }, '2025-11')).toBe(compact.replace('  creationTimestamp: null\n', ''));
+    for (const era of ['2021', '2025-08', '2025-11', '2026'] as const) {
+      expect(readBootimages(bootimagesConfigMap({ stream: s }, era), 'f').era).toBe(era);
+    }
+    expect(() => bootimagesConfigMap({ stream: s, streams: { 'rhel-9': s } }, '2021')).toThrow(/data.streams .* only in the 2026 form/);
+    expect(() => readBootimages('data: {}', 'cm.yaml')).toThrow('cm.yaml: not a coreos-bootimages ConfigMap: no data.stream');
+    expect(() => readBootimages('data: {stream: "{"}', 'cm.yaml')).toThrow(
+      /^cm.yaml: not a coreos-bootimages ConfigMap: data.stream is not JSON/,
+    );
+    expect(parseEra('2025-11')).toBe('2025-11');
+    expect(() => parseEra('2024')).toThrow('--era 2024: expected auto or one of 2021, 2025-08, 2025-11, 2026');
   });
 
   it('two streams: data.streams holds both (names sorted, 2-space JSON), data.stream the default', async () => {
     const r9 = await streamOf('4.18-9.4/builds', 'rhel-9');
     const r10 = await streamOf('rhel-10.2/builds', 'rhel-10');
     const cm = parse(bootimagesConfigMap({ stream: r9, streams: { 'rhel-9': r9, 'rhel-10': r10 } }));
-    expect(cm.data.stream).toBe(formatStream(r9));
+    expect(cm.data.stream).toBe(goStreamJson(r9, { layout: 'indented' }));
     expect(Object.keys(JSON.parse(cm.data.streams))).toEqual(['rhel-10', 'rhel-9']);
-    expect(JSON.parse(cm.data.streams)).toEqual({ 'rhel-10': JSON.parse(formatStream(r10)), 'rhel-9': JSON.parse(formatStream(r9)) });
-    expect(cm.data.streams).toBe(
-      `${JSON.stringify({ 'rhel-10': JSON.parse(formatStream(r10)), 'rhel-9': JSON.parse(formatStream(r9)) }, null, 2)}\n`,
-    );
+    const each = (x: StreamJson) => JSON.parse(goStreamJson(x, { layout: 'compact' })) as unknown;
+    expect(JSON.parse(cm.data.streams)).toEqual({ 'rhel-10': each(r10), 'rhel-9': each(r9) });
+    // One MarshalIndent of the map: each stream one level deeper, no final newline.
+    expect(cm.data.streams).toBe(JSON.stringify({ 'rhel-10': each(r10), 'rhel-9': each(r9) }, null, 2));
     expect(describeStream(r10)).toBe('build 10.2.20260217-0, aarch64, x86_64');
   });
 
@@ -117,6 +148,35 @@ describe('flags and the default stream', () => {
     expect(() => parseMarketplaceFlags(['rhel-9='])).toThrow(/the file is empty/);
   });
 
+  it('--name [OS_STREAM=]NAME: the one stream, or each OS stream; checked against the streams given', () => {
+    const names = parseNameFlags(['rhel-9=rhcos-4.21', 'rhel-10=rhcos-4.22']);
+    expect(names.map((n) => [n.osStream, n.name])).toEqual([
+      ['rhel-9', 'rhcos-4.21'],
+      ['rhel-10', 'rhcos-4.22'],
+    ]);
+    expect(nameFlagsProblem(names, ['rhel-9', 'rhel-10'])).toBeUndefined();
+    expect(nameFor(names, 'rhel-10', false)).toBe('rhcos-4.22');
+    expect(nameFor(names, 'rhel-11', false)).toBeUndefined();
+    const plain = parseNameFlags(['rhcos-4.21']);
+    expect(nameFor(plain, undefined, true)).toBe('rhcos-4.21');
+    expect(nameFor(plain, 'rhel-9', true)).toBe('rhcos-4.21');
+    expect(nameFlagsProblem(plain, [])).toBeUndefined();
+    expect(nameFlagsProblem(plain, ['rhel-9'])).toBeUndefined();
+    expect(nameFlagsProblem(plain, ['rhel-9', 'rhel-10'])).toBe(
+      '--name rhcos-4.21: with several --os-stream say which stream it names: --name rhel-10=rhcos-4.21',
+    );
+    expect(nameFlagsProblem(parseNameFlags(['x', 'rhel-9=y']), ['rhel-9'])).toBe('--name: rhel-9 named twice');
+    expect(nameFlagsProblem(parseNameFlags(['rhel-11=x']), ['rhel-9', 'rhel-10'])).toBe(
+      '--name rhel-11=x: no --os-stream rhel-11 (streams: rhel-9, rhel-10)',
+    );
+    expect(nameFlagsProblem(parseNameFlags(['rhel-9=x']), [])).toMatch(/no --os-stream rhel-9 \(give --os-stream NAME=CHANNEL/);
+    expect(() => parseNameFlags(['rhel-9='])).toThrow(
+      '--name rhel-9=: expected [OS_STREAM=]NAME with a non-empty NAME, e.g. rhel-10=rhcos-4.22',
+    );
+    expect(() => parseNameFlags(['a', 'b'])).toThrow('--name: the stream named twice');
+    expect(() => parseNameFlags(['RHEL 9=x'])).toThrow(/--name RHEL 9=x: invalid OS stream name/);
+  });
+
   it('the default: the only stream, else rhel-9, else an error naming the streams', () => {
     expect(defaultOsStream(['rhel-10'])).toBe('rhel-10');
     expect(defaultOsStream(['rhel-10', 'rhel-9'])).toBe('rhel-9');
@@ -138,6 +198,12 @@ describe('marketplace', () => {
     expect(stream.architectures.aarch64!['rhel-coreos-extensions']?.marketplace).toBeUndefined();
     expect(skipped).toEqual(['s390x']);
     expect(s.architectures.x86_64!['rhel-coreos-extensions']?.marketplace).toBeUndefined(); // the input is not changed
+    // The 2025 generator: arches without rhel-coreos-extensions never got them.
+    const bare = structuredClone(s);
+    delete bare.architectures.x86_64!['rhel-coreos-extensions'];
+    const old = mergeMarketplace(bare, { x86_64: azure('418-v2') }, 'm.json', { needsExtensions: true });
+    expect(old.noExtensions).toEqual(['x86_64']);
+    expect(old.stream.architectures.x86_64!['rhel-coreos-extensions']).toBeUndefined();
     expect(() => mergeMarketplace(s, [1], 'm.json')).toThrow(
       'm.json: a marketplace file must be a JSON object of arch → marketplace images',
     );
