@@ -15,6 +15,7 @@ import { writePayload } from '../payload/write.js';
 import * as payloadView from '../output/payload-view.js';
 import { writeView } from '../output/payload-view.js';
 import * as machineconfigModule from '../payload/machineconfig.js';
+import { LATEST_MCO_RELEASE, mergeRulesFor } from '../payload/mco-eras.js';
 import { json } from '../output/format.js';
 import { checkOperators, checkOsImagePairs, readInputImages, withProblems } from '../payload/check.js';
 import { replaceImageReferences } from '../release/new/substitute.js';
@@ -179,59 +180,80 @@ function renderCommand(): Command {
 }
 
 interface MergeOptions {
-  role: string;
-  policy: MergePolicy;
+  role: string[];
+  pool?: string;
+  openshiftVersion: string;
+  policy?: MergePolicy;
   osImage?: string;
+  extensionsImage?: string;
   output: 'yaml' | 'json' | 'name';
 }
 
 function mergeCommand(): Command {
   return new Command('merge')
-    .summary("merge a role's MachineConfigs into rendered-<role>-<md5>")
+    .summary("merge a pool's MachineConfigs into rendered-<pool>-<md5>, as the MCO of a given release does")
     .description(
-      "Merge a role's MachineConfigs (sorted by name) into one rendered config, as the machine-config-operator does, and print it.\n" +
-        'It is named rendered-<role>-<md5 hex>: the same spec always gives the same name, but not the name a cluster computes\n' +
+      "Merge a pool's MachineConfigs into one rendered config, as the machine-config-operator of --openshift-version does, and print it.\n" +
+        "From 4.6 every config is converted to Ignition spec 3 and merged with Ignition's own rules (files, units and users by key);\n" +
+        "before, Ignition 2 configs are appended. The result carries that release's fields and defaults (kernelType: default, ...).\n" +
+        'It is named rendered-<pool>-<md5 hex>: the same spec always gives the same name, but not the name a cluster computes\n' +
         "(the operator hashes with its own salt and Go's YAML encoding; see docs/payload.md).",
     )
     .argument('<path...>', 'MachineConfig files or folders (.yaml, .yml, .json; multi-document files and Lists are read)')
-    .requiredOption('--role <role>', 'the pool role; only MachineConfigs labelled machineconfiguration.openshift.io/role=<role> are merged')
+    .requiredOption(
+      '--role <role>',
+      'a role the pool selects (machineconfiguration.openshift.io/role); repeat for a custom pool: --role worker --role infra',
+      collect,
+      [],
+    )
+    .option('--pool <name>', 'the pool rendered (default: the one role, or the custom role beside worker)')
+    .option('--openshift-version <x.y>', `the release whose MCO merges, from 4.1 (its rules: docs/payload.md)`, LATEST_MCO_RELEASE)
     .addOption(
       new Option(
         '--policy <policy>',
-        'how osImageURL is chosen: last-wins (today: the last non-empty MC value), first-non-empty (2019-01), controller-config (2019-03..2022: only --os-image)',
-      )
-        .choices([...MERGE_POLICIES])
-        .default('last-wins'),
+        "how osImageURL is chosen (default: the release's): last-wins (4.12 on: the last non-empty MC value, else --os-image), controller-config (4.1-4.11: only --os-image), first-non-empty (2019-01)",
+      ).choices([...MERGE_POLICIES]),
     )
-    .option(
-      '--os-image <pullspec>',
-      'the ControllerConfig value (what the CVO set); an MC value overrides it, and it is used when no MC sets one',
-    )
+    .option('--os-image <pullspec>', "the ControllerConfig's OS image: osImageURL to 4.11, baseOSContainerImage from 4.12")
+    .option('--extensions-image <pullspec>', "the ControllerConfig's baseOSExtensionsContainerImage (4.12 on)")
     .addOption(outputOption(['yaml', 'json', 'name'], 'yaml'))
     .addHelpText(
       'after',
       examples([
         'osimage payload merge --role master manifests/',
-        'osimage payload merge --role worker --policy first-non-empty 00-worker.yaml 00-worker-osimageurl.yaml 99-user.yaml',
-        'osimage payload merge --role master -o name manifests/',
+        'osimage payload merge --role worker --role infra manifests/          # a custom pool: rendered-infra-…',
+        'osimage payload merge --role worker --openshift-version 4.10 --os-image quay.io/x/os@sha256:<64 hex> 00-worker.yaml 99-user.yaml',
+        'osimage payload merge --role master --policy first-non-empty --openshift-version 4.1 -o name manifests/',
       ]),
     )
     .action(async (paths: string[], opts: MergeOptions) => {
       const mc = machineconfigModule;
       const view = payloadView;
+      let pool: string;
       try {
-        mc.validateRole(opts.role);
+        opts.role.forEach(mc.validateRole);
+        const p = opts.pool ?? mc.poolOfRoles(opts.role);
+        if (p === undefined) throw new UsageError(`--role ${opts.role.join(', ')}: name the pool these roles render with --pool`);
+        pool = mc.validateRole(p);
+        mergeRulesFor(opts.openshiftVersion);
       } catch (err) {
         throw new UsageError(describe(err));
       }
       if (opts.osImage !== undefined) await flagPullspec('--os-image', opts.osImage, true);
+      if (opts.extensionsImage !== undefined) await flagPullspec('--extensions-image', opts.extensionsImage, true);
       const docs = await mc.loadManifests(paths);
       const { selected, skipped } = mc.selectForRole(docs, opts.role);
       for (const l of view.skippedLines(skipped)) info(l);
       const result = mc.mergeMachineConfigs(
         selected.map((s) => s.mc),
-        opts.role,
-        { policy: opts.policy, ...(opts.osImage !== undefined ? { baseOsImageURL: opts.osImage } : {}) },
+        pool,
+        {
+          release: opts.openshiftVersion,
+          policy: opts.policy,
+          osImage: opts.osImage,
+          extensionsImage: opts.extensionsImage,
+          sources: selected.map((s) => s.source),
+        },
       );
       for (const l of view.mergeNotes(result)) info(l);
       result.warnings.forEach(warn);

@@ -58,7 +58,7 @@ export function skippedLines(skipped: Skipped[]): string[] {
 /** stderr lines for a merge: what was merged and where the OS image came from. */
 export function mergeNotes(r: MergeResult): string[] {
   return [
-    `merged ${r.merged.length} MachineConfig${r.merged.length === 1 ? '' : 's'} for role ${r.role}: ${r.merged.join(', ')}`,
+    `merged ${r.merged.length} MachineConfig${r.merged.length === 1 ? '' : 's'} for pool ${r.role} as the MCO of OpenShift ${r.release}: ${r.merged.join(', ')}`,
     `osImageURL (${r.policy}): ${r.osImageURL === '' ? '(empty)' : r.osImageURL}${r.osImageURLFrom ? ` from ${r.osImageURLFrom}` : r.osImageURL === '' ? '' : ' from --os-image'}`,
   ];
 }

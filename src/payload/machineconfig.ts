@@ -1,7 +1,7 @@
 /**
- * MachineConfigs: the `00-<role>-osimageurl` configs that carry only the OS image, and the merge of a
- * pool's configs into one `rendered-<role>-<md5 hex>` config, after the machine-config-operator's
- * MergeMachineConfigs and render hash.
+ * MachineConfigs: the `00-<role>-osimageurl` configs that carry only the OS image, loading and selecting a
+ * pool's configs, and naming their merge (mco-merge.ts) `rendered-<pool>-<md5 hex>` after the
+ * machine-config-operator's render hash.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, stat } from 'node:fs/promises';
@@ -14,12 +14,12 @@ import { editFilesAtomic } from '../files/edit.js';
 import { readError, readText, readTextIfExists } from '../files/read.js';
 import { PayloadError } from './errors.js';
 import { requireOsImagePullspec } from './pullspec.js';
+import { LATEST_MCO_RELEASE, mergeRulesFor } from './mco-eras.js';
+import { GENERATED_BY_ANNOTATION, mcoMerge, ROLE_LABEL } from './mco-merge.js';
 import { parseManifestDocuments } from './text.js';
 
 export const MC_API_VERSION = 'machineconfiguration.openshift.io/v1';
-export const ROLE_LABEL = 'machineconfiguration.openshift.io/role';
-/** MCs the controller generated; today's override search skips them (MCO #5488). */
-export const GENERATED_BY_ANNOTATION = 'machineconfiguration.openshift.io/generated-by-controller-version';
+export { GENERATED_BY_ANNOTATION, ROLE_LABEL };
 /** The Ignition spec version a URL-only MC carried in 2019 (validation wanted one). */
 export const IGNITION_VERSION = '2.2.0';
 
@@ -154,11 +154,6 @@ export async function loadManifests(paths: string[]): Promise<LoadedDoc[]> {
 // ---------------------------------------------------------------------------------------------
 // Merging
 
-/**
- * first-non-empty: the 2019-01 rule (#279); controller-config: 2019-03 to 2022 (#475), MC values ignored;
- * last-wins: since 2022 (#3272), today's rule.
- */
-
 export interface SourcedConfig {
   mc: MachineConfig;
   source: string;
@@ -170,9 +165,13 @@ export interface Skipped {
   reason: string;
 }
 
-/** Keep the role's MachineConfigs; say why each other document was left out. Duplicate names are errors. */
-export function selectForRole(docs: LoadedDoc[], role: string): { selected: SourcedConfig[]; skipped: Skipped[] } {
-  validateRole(role);
+/**
+ * Keep the MachineConfigs labelled with one of the pool's roles (a custom pool selects `worker` and its own, as
+ * the MCO documents `infra`); say why each other document was left out. Duplicate names are errors.
+ */
+export function selectForRole(docs: LoadedDoc[], roles: string | readonly string[]): { selected: SourcedConfig[]; skipped: Skipped[] } {
+  const wanted = typeof roles === 'string' ? [roles] : roles;
+  wanted.forEach(validateRole);
   const selected: SourcedConfig[] = [];
   const skipped: Skipped[] = [];
   const byName = new Map<string, string>();
@@ -191,15 +190,26 @@ export function selectForRole(docs: LoadedDoc[], role: string): { selected: Sour
     if (name === undefined || name === '') throw new PayloadError('MachineConfig has no metadata.name', { file: d.source });
     const labels = isRecord(meta?.labels) ? meta.labels : {};
     const r = labels[ROLE_LABEL];
-    if (r !== role) {
+    if (typeof r !== 'string' || !wanted.includes(r)) {
       skipped.push({ source: d.source, name, reason: r === undefined ? `no ${ROLE_LABEL} label` : `role ${JSON.stringify(r)}` });
       continue;
     }
     if (v.spec !== undefined && v.spec !== null && !isRecord(v.spec))
       throw new PayloadError(`MachineConfig ${name}: spec must be a map`, { file: d.source });
     const spec = (v.spec ?? {}) as Record<string, unknown>;
-    if (spec.osImageURL !== undefined && spec.osImageURL !== null && typeof spec.osImageURL !== 'string') {
-      throw new PayloadError(`MachineConfig ${name}: spec.osImageURL must be a string`, { file: d.source });
+    for (const field of ['osImageURL', 'baseOSExtensionsContainerImage', 'kernelType'] as const) {
+      if (spec[field] !== undefined && spec[field] !== null && typeof spec[field] !== 'string') {
+        throw new PayloadError(`MachineConfig ${name}: spec.${field} must be a string`, { file: d.source });
+      }
+    }
+    for (const field of ['kernelArguments', 'extensions'] as const) {
+      const list = spec[field];
+      if (list !== undefined && list !== null && !(Array.isArray(list) && list.every((x) => typeof x === 'string'))) {
+        throw new PayloadError(`MachineConfig ${name}: spec.${field} must be a list of strings`, { file: d.source });
+      }
+    }
+    if (spec.fips !== undefined && spec.fips !== null && typeof spec.fips !== 'boolean') {
+      throw new PayloadError(`MachineConfig ${name}: spec.fips must be true or false`, { file: d.source });
     }
     if (spec.config !== undefined && spec.config !== null && !isRecord(spec.config)) {
       throw new PayloadError(`MachineConfig ${name}: spec.config must be a map`, { file: d.source });
@@ -212,21 +222,14 @@ export function selectForRole(docs: LoadedDoc[], role: string): { selected: Sour
   return { selected, skipped };
 }
 
-/** Go's zero values: a later MC's field only overrides when it is set. */
-const isZero = (v: unknown): boolean => v === undefined || v === null || v === '' || v === false || v === 0;
-
 /**
- * Ignition-style append: lists are concatenated (earlier first), maps merge key by key, and a scalar
- * from the later config replaces the earlier one unless it is a zero value.
+ * The pool a set of roles renders: the one role; for a custom pool (`worker` and its own role), its own role.
+ * Undefined when that is ambiguous (the caller asks for the pool's name).
  */
-export function appendMerge(base: unknown, next: unknown): unknown {
-  if (Array.isArray(base) && Array.isArray(next)) return [...base, ...next];
-  if (isRecord(base) && isRecord(next)) {
-    const out: Record<string, unknown> = { ...base };
-    for (const [k, v] of Object.entries(next)) out[k] = k in out ? appendMerge(out[k], v) : structuredClone(v);
-    return out;
-  }
-  return isZero(next) ? base : structuredClone(next);
+export function poolOfRoles(roles: readonly string[]): string | undefined {
+  if (roles.length === 1) return roles[0];
+  const own = roles.filter((r) => r !== 'worker');
+  return own.length === 1 ? own[0] : undefined;
 }
 
 /**
@@ -248,82 +251,92 @@ export function renderedHash(spec: Record<string, unknown>): string {
   return createHash('md5').update(RENDER_SALT).update(canonicalSpecYaml(spec), 'utf8').digest('hex');
 }
 
+/** The annotation the render controller sets when an MC's osImageURL replaced the ControllerConfig's (4.12 on). */
+export const OS_IMAGE_URL_OVERRIDDEN = 'machineconfiguration.openshift.io/os-image-url-overridden';
+
 export interface MergeOptions {
-  policy?: MergePolicy;
-  /**
-   * The ControllerConfig value (what the CVO set). last-wins: an MC's value overrides it; without one
-   * it is the result. first-non-empty: used only when no MC has a value.
-   */
-  baseOsImageURL?: string;
+  /** The OpenShift release whose MCO merges (default: the newest the rules know). */
+  release?: string | undefined;
+  /** How osImageURL is chosen (default: that release's rule). */
+  policy?: MergePolicy | undefined;
+  /** The ControllerConfig's OS image: osImageURL to 4.11, baseOSContainerImage from 4.12. */
+  osImage?: string | undefined;
+  /** The ControllerConfig's baseOSExtensionsContainerImage (4.12 on). */
+  extensionsImage?: string | undefined;
+  /** The controller's version: an MC generated by another is refused. */
+  controllerVersion?: string | undefined;
+  /** The pool's OS image stream (4.22 on): then no MC may override osImageURL. */
+  osImageStream?: string | undefined;
+  /** Where each config came from, for errors (by index). */
+  sources?: readonly string[] | undefined;
 }
 
 export interface MergeResult {
   rendered: MachineConfig;
   name: string;
   hash: string;
+  /** The pool rendered. */
   role: string;
+  /** The release whose rules merged. */
+  release: string;
   policy: MergePolicy;
   osImageURL: string;
-  /** The MC whose osImageURL won, or undefined when it came from baseOsImageURL (or is empty). */
+  /** The MC whose osImageURL won, or undefined when it came from the ControllerConfig (or is empty). */
   osImageURLFrom: string | undefined;
   /** Merged MC names, in merge order. */
   merged: string[];
   warnings: Warning[];
 }
 
-/** The osImageURL a policy picks from the MCs in name order. */
-export function pickOsImageURL(sorted: MachineConfig[], policy: MergePolicy, base = ''): { url: string; from: string | undefined } {
-  const url = (mc: MachineConfig) => mc.spec?.osImageURL ?? '';
-  if (policy === 'controller-config') return { url: base, from: undefined };
-  if (policy === 'first-non-empty') {
-    const hit = sorted.find((mc) => url(mc) !== '');
-    return hit ? { url: url(hit), from: hit.metadata.name } : { url: base, from: undefined };
-  }
-  const candidates = sorted.filter((mc) => mc.metadata.annotations?.[GENERATED_BY_ANNOTATION] === undefined && url(mc) !== '');
-  const hit = candidates[candidates.length - 1];
-  return hit ? { url: url(hit), from: hit.metadata.name } : { url: base, from: undefined };
-}
-
 /**
- * Merge one pool's MachineConfigs: sorted by name; the first one's Ignition config is the base and the
- * rest are appended; other spec fields merge the same way; osImageURL follows the policy. The name is
- * `rendered-<role>-<md5(salt ‖ yaml(spec))>`, so input order never matters and any spec change renames.
+ * Merge one pool's MachineConfigs as the MCO of `opts.release` does (mco-merge.ts), and name the result
+ * `rendered-<pool>-<md5(salt ‖ yaml(spec))>`, so input order never matters and any spec change renames.
  */
-export function mergeMachineConfigs(configs: MachineConfig[], role: string, opts: MergeOptions = {}): MergeResult {
-  validateRole(role);
-  const policy = opts.policy ?? 'last-wins';
-  if (configs.length === 0) throw new PayloadError(`no MachineConfig has the label ${ROLE_LABEL}: ${role}`);
-  if (policy === 'controller-config' && !opts.baseOsImageURL) {
-    throw new PayloadError('the controller-config policy takes the URL only from the ControllerConfig: give --os-image');
+export function mergeMachineConfigs(configs: MachineConfig[], pool: string, opts: MergeOptions = {}): MergeResult {
+  validateRole(pool);
+  if (configs.length === 0) throw new PayloadError(`couldn't find any MachineConfigs for pool: ${pool}`);
+  const rules = mergeRulesFor(opts.release ?? LATEST_MCO_RELEASE);
+  const policy = opts.policy ?? rules.policy;
+  if (policy === 'controller-config' && !opts.osImage) {
+    throw new PayloadError(
+      `the MCO of OpenShift ${rules.release} takes osImageURL only from the ControllerConfig (policy controller-config): give --os-image`,
+    );
   }
-  const sorted = [...configs].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
-  let config: unknown = {};
-  let rest: unknown = {};
-  sorted.forEach((mc, i) => {
-    const { osImageURL: _url, config: cfg, ...others } = mc.spec ?? {};
-    config = i === 0 ? structuredClone(cfg ?? {}) : appendMerge(config, cfg ?? {});
-    rest = appendMerge(rest, others);
+  const r = mcoMerge(configs, {
+    rules,
+    policy,
+    controller: rules.baseImageDefault
+      ? { baseOSContainerImage: opts.osImage, baseOSExtensionsContainerImage: opts.extensionsImage }
+      : { osImageURL: opts.osImage },
+    controllerVersion: opts.controllerVersion,
+    osImageStream: opts.osImageStream,
+    sources: opts.sources,
   });
-  const { url, from } = pickOsImageURL(sorted, policy, opts.baseOsImageURL ?? '');
-  const spec: Record<string, unknown> = { ...(rest as Record<string, unknown>), config, osImageURL: url };
-  const hash = renderedHash(spec);
-  const name = `rendered-${role}-${hash}`;
-  const warnings: Warning[] = [];
-  if (url === '') {
+  const hash = renderedHash(r.spec);
+  const name = `rendered-${pool}-${hash}`;
+  const warnings: Warning[] = [...r.warnings];
+  if (r.osImageURL === '') {
     warnings.push({
       code: 'no-os-image-url',
-      message: `no MachineConfig for role ${role} sets spec.osImageURL; the rendered config has none`,
+      message: `no MachineConfig for pool ${pool} sets spec.osImageURL and no --os-image is given; the rendered config has none`,
     });
   }
+  const overridden = rules.baseImageDefault && r.osImageURL !== r.defaultOsImage;
   return {
-    rendered: { apiVersion: MC_API_VERSION, kind: 'MachineConfig', metadata: { name }, spec: sortKeys(spec) as MachineConfig['spec'] },
+    rendered: {
+      apiVersion: MC_API_VERSION,
+      kind: 'MachineConfig',
+      metadata: { name, ...(overridden ? { annotations: { [OS_IMAGE_URL_OVERRIDDEN]: 'true' } } : {}) },
+      spec: sortKeys(r.spec) as MachineConfig['spec'],
+    },
     name,
     hash,
-    role,
-    policy,
-    osImageURL: url,
-    osImageURLFrom: from,
-    merged: sorted.map((mc) => mc.metadata.name),
+    role: pool,
+    release: rules.release,
+    policy: r.policy,
+    osImageURL: r.osImageURL,
+    osImageURLFrom: r.osImageURLFrom,
+    merged: r.order,
     warnings,
   };
 }

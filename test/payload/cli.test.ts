@@ -118,12 +118,22 @@ describe('osimage payload render and merge', () => {
     expect(b.stdout).toBe(rendered.metadata.name);
     expect(c.stdout).toBe(rendered.metadata.name);
     expect(a.stderr).toContain('00-worker-osimageurl): role "worker"');
-    expect(a.stderr).toContain('merged 3 MachineConfigs for role master: 00-master, 00-master-osimageurl, 99-user');
+    expect(a.stderr).toContain(
+      'merged 3 MachineConfigs for pool master as the MCO of OpenShift 5.0: 00-master, 00-master-osimageurl, 99-user',
+    );
+    // Today's MCO renders Ignition 3.5 from the 2.2 configs, with its empty fields written.
+    expect(rendered.spec).toMatchObject({
+      config: { ignition: { version: '3.5.0' } },
+      kernelType: 'default',
+      kernelArguments: [],
+      fips: false,
+    });
+    expect(rendered.metadata.annotations).toEqual({ 'machineconfiguration.openshift.io/os-image-url-overridden': 'true' });
     expect(a.stderr).toContain(`osImageURL (last-wins): ${W} from 99-user`);
     const first = await osimage(['payload', 'merge', '--role', 'master', '--policy', 'first-non-empty', out]);
     expect(parse(first.stdout).spec.osImageURL).toBe(U);
     expect(parse(first.stdout).metadata.name).not.toBe(rendered.metadata.name);
-    const cc = await osimage(['payload', 'merge', '--role', 'master', '--policy', 'controller-config', '--os-image', U, '-o', 'json', out]);
+    const cc = await osimage(['payload', 'merge', '--role', 'master', '--openshift-version', '4.10', '--os-image', U, '-o', 'json', out]);
     expect(cc.exitCode).toBe(0);
     expect(JSON.parse(cc.stdout).spec.osImageURL).toBe(U);
     expect(cc.stderr).toContain(`osImageURL (controller-config): ${U} from --os-image`);
@@ -143,7 +153,12 @@ describe('osimage payload render and merge', () => {
     expect((await osimage(['payload', 'merge', '--role', 'master', '--policy', 'cvo', FIXTURES])).exitCode).toBe(2);
     const none = await osimage(['payload', 'merge', '--role', 'master', join(FIXTURES, 'mco-2019')]);
     expect(none.exitCode).toBe(1);
-    expect(none.stderr).toContain('error: no MachineConfig has the label machineconfiguration.openshift.io/role: master');
+    expect(none.stderr).toContain("error: couldn't find any MachineConfigs for pool: master");
+    const pool = await osimage(['payload', 'merge', '--role', 'infra', '--role', 'edge', FIXTURES]);
+    expect(pool).toMatchObject({ exitCode: 2, stderr: 'error: --role infra, edge: name the pool these roles render with --pool' });
+    const era = await osimage(['payload', 'merge', '--role', 'master', '--openshift-version', '3.11', FIXTURES]);
+    expect(era.exitCode).toBe(2);
+    expect(era.stderr).toContain('give an OpenShift release from 4.1 on');
   });
 });
 

@@ -121,20 +121,22 @@ describe('payload merge: osImageURL by policy', () => {
 
   it('the ControllerConfig value is used when no MC sets one, and an MC overrides it', () => {
     const empty = [mc('00-master', ''), mc('00-master-ssh', '')];
-    expect(mergeMachineConfigs(empty, 'master', { baseOsImageURL: Z }).osImageURL).toBe(Z);
-    expect(mergeMachineConfigs(empty, 'master', { baseOsImageURL: Z }).osImageURLFrom).toBeUndefined();
-    expect(mergeMachineConfigs(base, 'master', { baseOsImageURL: Z }).osImageURL).toBe(W);
+    expect(mergeMachineConfigs(empty, 'master', { osImage: Z }).osImageURL).toBe(Z);
+    expect(mergeMachineConfigs(empty, 'master', { osImage: Z }).osImageURLFrom).toBeUndefined();
+    expect(mergeMachineConfigs(base, 'master', { osImage: Z }).osImageURL).toBe(W);
     const r = mergeMachineConfigs(empty, 'master');
     expect(r.osImageURL).toBe('');
     expect(r.warnings[0]!.code).toBe('no-os-image-url');
-    expect(r.warnings[0]!.message).toMatch(/no MachineConfig for role master sets spec.osImageURL/);
+    expect(r.warnings[0]!.message).toMatch(/no MachineConfig for pool master sets spec.osImageURL and no --os-image is given/);
   });
 
   it('controller-config (2019-03..2022) takes only the ControllerConfig value and needs one', () => {
-    const r = mergeMachineConfigs(base, 'master', { policy: 'controller-config', baseOsImageURL: Z });
+    const r = mergeMachineConfigs(base, 'master', { policy: 'controller-config', osImage: Z });
     expect(r.osImageURL).toBe(Z);
     expect(r.osImageURLFrom).toBeUndefined();
-    expect(() => mergeMachineConfigs(base, 'master', { policy: 'controller-config' })).toThrow(/give --os-image/);
+    expect(() => mergeMachineConfigs(base, 'master', { policy: 'controller-config' })).toThrow(
+      /takes osImageURL only from the ControllerConfig \(policy controller-config\): give --os-image/,
+    );
   });
 
   it('last-wins skips MCs the controller generated', () => {
@@ -146,7 +148,7 @@ describe('payload merge: osImageURL by policy', () => {
 
 describe('payload merge: the rendered name', () => {
   const set = () => [
-    mc('00-master', '', { ignition: { version: '2.2.0' }, storage: { files: [{ path: '/etc/a', mode: 420 }] } }),
+    mc('00-master', '', { ignition: { version: '2.2.0' }, storage: { files: [{ filesystem: 'root', path: '/etc/a', mode: 420 }] } }),
     mc('00-master-osimageurl', U),
     mc('01-master-kubelet', '', { ignition: { version: '2.2.0' }, systemd: { units: [{ name: 'kubelet.service', enabled: true }] } }),
     mc('99-master-ssh', '', { ignition: { version: '2.2.0' }, passwd: { users: [{ name: 'core' }] } }),
@@ -181,7 +183,8 @@ describe('payload merge: the rendered name', () => {
   });
 
   it('is md5 of the documented 80-byte salt followed by the sorted-key YAML of the spec (README)', () => {
-    const r = mergeMachineConfigs(set(), 'master');
+    // 4.1's MCO: spec 2 appended, only osImageURL and config in the spec.
+    const r = mergeMachineConfigs(set(), 'master', { release: '4.1', policy: 'last-wins' });
     const salt = Buffer.from(
       '844045581e1a1a6646a073a3e676996b7cdd16ab2b5e3d57f628aa85785304e5edff077137f369bc132ee20015c1ac2460092b12df15d5eff546da1b0066af0c2fd325a56066b14f8295438887939f03',
       'hex',
@@ -196,7 +199,8 @@ describe('payload merge: the rendered name', () => {
       '      - name: core',
       '  storage:',
       '    files:',
-      '      - mode: 420',
+      '      - filesystem: root',
+      '        mode: 420',
       '        path: /etc/a',
       '  systemd:',
       '    units:',
@@ -209,24 +213,22 @@ describe('payload merge: the rendered name', () => {
     expect(r.hash).toBe(createHash('md5').update(salt).update(specYaml).digest('hex'));
   });
 
-  it('merges Ignition by appending in name order: lists concatenated, later scalars win unless zero', () => {
-    const r = mergeMachineConfigs(
-      [
-        mc('10-b', '', { ignition: { version: '2.2.0' }, storage: { files: [{ path: '/b' }] } }, { fips: false, kernelArguments: ['b'] }),
-        mc('00-a', '', { ignition: { version: '2.2.0' }, storage: { files: [{ path: '/a' }] } }, { fips: true, kernelArguments: ['a'] }),
-      ],
-      'master',
-    );
+  it('to 4.5, Ignition 2 is appended in name order: lists concatenated, the first version kept, the first fips ignored', () => {
+    const two = [
+      mc('10-b', '', { ignition: { version: '2.3.0' }, storage: { files: [{ path: '/b' }] } }, { fips: false, kernelArguments: ['b'] }),
+      mc('00-a', '', { ignition: { version: '2.2.0' }, storage: { files: [{ path: '/a' }] } }, { fips: true, kernelArguments: ['a'] }),
+    ];
+    const r = mergeMachineConfigs(two, 'master', { release: '4.5', osImage: Z });
     expect(r.merged).toEqual(['00-a', '10-b']);
     expect(r.rendered.spec.config).toEqual({ ignition: { version: '2.2.0' }, storage: { files: [{ path: '/a' }, { path: '/b' }] } });
-    expect(r.rendered.spec.fips).toBe(true);
+    expect(r.rendered.spec.fips).toBe(false);
     expect(r.rendered.spec.kernelArguments).toEqual(['a', 'b']);
+    expect(r.rendered.spec.kernelType).toBe('default');
+    expect(r.rendered.spec.extensions).toBeUndefined();
   });
 
-  it('refuses no MCs', () => {
-    expect(() => mergeMachineConfigs([], 'master')).toThrow(
-      /no MachineConfig has the label machineconfiguration.openshift.io\/role: master/,
-    );
+  it('refuses no MCs, in the MCO words', () => {
+    expect(() => mergeMachineConfigs([], 'master')).toThrow("couldn't find any MachineConfigs for pool: master");
   });
 });
 
