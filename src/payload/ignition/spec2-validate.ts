@@ -27,6 +27,7 @@ import {
 } from './schema.js';
 import { CONFIG_22 } from './spec2-types.js';
 import { hasInstallSection, noInstallSection } from './validate3.js';
+import { GUID, UNIT_EXTS } from './validate3.js';
 
 // ---- validation (config/v2_2/types, config/v2_3/types) ---------------------------------------------------
 
@@ -110,21 +111,6 @@ function hash2(h: string | undefined): string | undefined {
   return h.length - dash - 1 !== 128 ? E2.hashWrongSize : undefined;
 }
 
-const GUID = /^(|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$/;
-const UNIT_EXTS = [
-  '.service',
-  '.socket',
-  '.device',
-  '.mount',
-  '.automount',
-  '.swap',
-  '.target',
-  '.path',
-  '.timer',
-  '.snapshot',
-  '.slice',
-  '.scope',
-];
 const LABEL_LIMITS: Record<string, [number, string]> = {
   ext4: [16, 'filesystem labels cannot be longer than 16 characters when using ext4'],
   btrfs: [256, 'filesystem labels cannot be longer than 256 characters when using btrfs'],

@@ -147,10 +147,12 @@ function validateMode(m: number | undefined): string | undefined {
 }
 const specialBits = (m: number | undefined): string | undefined => (m !== undefined && (m >>> 0) & 0o7000 ? E3.modeSpecialBits : undefined);
 
-const GUID = /^(|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$/;
+/** A GPT GUID as Ignition checks it (empty allowed); spec 2 and 3 share it. */
+export const GUID = /^(|[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})$/;
 const validateGuid = (g: string | undefined): string | undefined => (g !== undefined && !GUID.test(g) ? E3.guid : undefined);
 
-const UNIT_EXTS = [
+/** The unit file suffixes Ignition accepts for a unit name; spec 2 and 3 share them. */
+export const UNIT_EXTS = [
   '.service',
   '.socket',
   '.device',
