@@ -599,5 +599,12 @@ export function argString(a: Arg | Cmd): string {
 
 /** Parse a Go template named `name` (oc's printer names it `output`); throws GoTemplateSyntaxError. */
 export function parseGoTemplate(text: string, name = 'output'): TemplateNode[] {
-  return new Parser(lex(text), name).parse();
+  try {
+    return new Parser(lex(text), name).parse();
+  } catch (err) {
+    // The parser recurses per nesting level: a template nested thousands deep (Go allows 10,000) runs out of
+    // stack before Go's own limit would refuse it; it is refused in Go's words, as one line.
+    if (err instanceof RangeError) throw new GoTemplateSyntaxError(`template: ${name}:1: max expression depth exceeded`);
+    throw err;
+  }
 }

@@ -6,6 +6,7 @@ import { redactUrl } from './redact.js';
 import { type HttpClient, httpClient } from './http-client.js';
 import { withRetries, type RetryPolicy } from './retry.js';
 import { expectOk } from './status.js';
+import { tooDeep, tooDeepMessage } from '../json.js';
 
 /** Documents we read whole (builds.json, meta.json) are small; refuse anything absurd. */
 export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
@@ -54,9 +55,14 @@ async function readFileUrl(parsed: URL, url: string, maxBytes: number): Promise<
 /** Fetch and parse JSON; bad JSON is an error naming the URL. */
 export async function fetchJson(url: string, opts: FetchOptions = {}): Promise<unknown> {
   const bytes = await fetchBytes(url, opts);
+  let doc: unknown;
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    doc = JSON.parse(bytes.toString('utf8'));
   } catch (err) {
     throw new OsimageError(`failed to parse JSON from ${redactUrl(url)}: ${describe(err)}`);
   }
+  // Whatever reads the document next walks it by recursion: refuse what no release browser serves, here, once.
+  const deep = tooDeep(doc);
+  if (deep !== undefined) throw new OsimageError(`failed to parse JSON from ${redactUrl(url)}: it ${tooDeepMessage(deep)}`);
+  return doc;
 }

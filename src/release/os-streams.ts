@@ -7,8 +7,16 @@ import { OsimageError } from '../errors.js';
 import { dockerImage, type ImageStream, type TagReference } from '../oci/image-stream.js';
 import { streamTags } from '../oci/os-tags.js';
 
-/** A candidate's name: `rhel-coreos`, `rhel-coreos-10-extensions`, `stream-coreos`, … */
-const CANDIDATE_NAME = /^(rhel|stream)[a-zA-Z0-9.-]*-coreos[a-zA-Z0-9.-]*(-extensions[a-zA-Z0-9.-]*)?$/;
+/**
+ * A candidate's name: `rhel-coreos`, `rhel-coreos-10-extensions`, `stream-coreos`, … — the MCO's pattern
+ * `^(rhel|stream)[a-zA-Z0-9.-]*-coreos[a-zA-Z0-9.-]*(-extensions[a-zA-Z0-9.-]*)?$`, whose groups overlap (every
+ * part may hold `-`), so a regex engine that backtracks takes cubic time on a hostile tag name. The same
+ * language, checked in one pass: the prefix, only those characters, and `-coreos` after the prefix.
+ */
+function isCandidateName(name: string): boolean {
+  const prefix = name.startsWith('rhel') ? 4 : name.startsWith('stream') ? 6 : -1;
+  return prefix >= 0 && /^[a-zA-Z0-9.-]*$/.test(name) && name.indexOf('-coreos', prefix) >= 0;
+}
 const SOURCE_LOCATION = 'io.openshift.build.source-location';
 const OS_REPOSITORY = 'github.com/openshift/os';
 
@@ -54,7 +62,7 @@ export function candidateTags(is: ImageStream): Array<{ tag: TagReference; pulls
     const pullspec = dockerImage(tag);
     if (!pullspec) continue;
     const source = tag.annotations?.[SOURCE_LOCATION] ?? '';
-    if (CANDIDATE_NAME.test(tag.name) || source.includes(OS_REPOSITORY)) out.push({ tag, pullspec });
+    if (isCandidateName(tag.name) || source.includes(OS_REPOSITORY)) out.push({ tag, pullspec });
   }
   return out;
 }

@@ -5,6 +5,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { OsimageError, describe } from '../errors.js';
+import { jsonKind, pathSegment, tooDeep, tooDeepMessage } from '../json.js';
 import { formatStreamValue } from './format.js';
 import type { StreamJson } from './types.js';
 
@@ -21,9 +22,22 @@ export function parseStreamFile(text: string, file: string): StreamJson {
   if (!isObject(doc) || typeof doc.stream !== 'string' || !isObject(doc.architectures)) {
     throw new OsimageError(`${file}: not a stream file: expected an object with "stream" and "architectures"`, { code: 'invalid-input' });
   }
+  const deep = tooDeep(doc);
+  if (deep !== undefined) throw new OsimageError(`${file}: not a stream file: it ${tooDeepMessage(deep)}`, { code: 'invalid-input' });
+  const bad = (path: string, what: string) => new OsimageError(`${file}: architectures${path} is ${what}`, { code: 'invalid-input' });
   for (const [arch, a] of Object.entries(doc.architectures)) {
     if (!isObject(a) || !isObject(a.artifacts))
       throw new OsimageError(`${file}: architectures.${arch} has no "artifacts" object`, { code: 'invalid-input' });
+    // Every platform and format is a map (the readers walk them), wherever a hand edit left a null or a list.
+    for (const [platform, p] of Object.entries(a.artifacts)) {
+      const at = `${pathSegment(arch)}.artifacts${pathSegment(platform)}`;
+      if (!isObject(p)) throw bad(at, `${jsonKind(p)}, not a map`);
+      if (p.formats === undefined) continue;
+      if (!isObject(p.formats)) throw bad(`${at}.formats`, `${jsonKind(p.formats)}, not a map`);
+      for (const [format, f] of Object.entries(p.formats)) {
+        if (!isObject(f)) throw bad(`${at}.formats${pathSegment(format)}`, `${jsonKind(f)}, not a map`);
+      }
+    }
   }
   return doc as unknown as StreamJson;
 }

@@ -150,4 +150,12 @@ describe('hostile image data', () => {
     );
     expect(goTemplate('{{range $k, $v := .}}{{$k}};{{end}}{{len .}}', data)).toBe('__proto__;constructor;2');
   });
+
+  test("a template nested deeper than the parser's stack is one error in Go's words, not a stack overflow", () => {
+    const deep = `{{${'('.repeat(20000)}1${')'.repeat(20000)}}}`;
+    expect(() => parseGoTemplate(deep)).toThrow(GoTemplateSyntaxError);
+    expect(() => parseGoTemplate(deep)).toThrow('template: output:1: max expression depth exceeded');
+    // A modest nesting still parses.
+    expect(goTemplate(`{{${'('.repeat(50)}1${')'.repeat(50)}}}`, {})).toBe('1');
+  });
 });

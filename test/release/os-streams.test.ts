@@ -52,6 +52,18 @@ describe('candidates', () => {
       'stream-coreos-extensions',
     ]);
   });
+
+  test("the MCO's name pattern, edge by edge; a hostile name is answered in one pass", () => {
+    const names = ['rhelx-coreos', 'stream.9-coreos.1', 'rhel-coreo', 'rhel', 'rhel_coreos', 'rhel-coreos!', 'xrhel-coreos', 'rhel-ext'];
+    // 1,600 overlapping `-coreos-extensions` then a character outside the pattern: a backtracking regex takes
+    // minutes here; the check is linear.
+    const hostile = `rhel${'-coreos-extensions'.repeat(1600)}!`;
+    const { is } = fixture(
+      '4.21.0',
+      [...names, hostile].map((name, i) => ({ name, pullspec: at(String((i % 9) + 1)) })),
+    );
+    expect(candidateTags(is).map((c) => c.tag.name)).toEqual(['rhelx-coreos', 'stream.9-coreos.1']);
+  });
 });
 
 describe('grouping and dropping', () => {

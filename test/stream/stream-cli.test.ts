@@ -186,6 +186,31 @@ describe('osimage stream --check --target', () => {
     }
   });
 
+  it('a hand-edited target with a null platform or format, or nested absurdly deep, is one line naming where', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'osimage-check-'));
+    const target = join(dir, 'rhcos.json');
+    expect((await osimage(['stream', '--base-url', server.url, '--channel', '4.16-9.4/builds', '--target', target])).exitCode).toBe(0);
+    const doc = JSON.parse(await readFile(target, 'utf8'));
+    const arch = Object.keys(doc.architectures).sort()[0]!;
+    const platform = Object.keys(doc.architectures[arch].artifacts)[0]!;
+    doc.architectures[arch].artifacts[platform] = null;
+    await writeFile(target, JSON.stringify(doc));
+    const nul = await osimage(['stream', '--check', '--target', target]);
+    expect(nul).toMatchObject({ exitCode: 1, stdout: '' });
+    expect(nul.stderr).toBe(`error: ${target}: architectures.${arch}.artifacts.${platform} is null, not a map`);
+    let deep = '1';
+    for (let i = 0; i < 20000; i++) deep = `[${deep}]`;
+    await writeFile(target, `{"stream":"x","metadata":{},"architectures":{"x86_64":{"artifacts":{},"images":${deep}}}}`);
+    const d = await osimage(['stream', '--check', '--target', target]);
+    expect(d.exitCode).toBe(1);
+    expect(d.stderr).toMatch(
+      new RegExp(
+        `^error: ${target.replace(/[.]/g, '\\.')}: not a stream file: it is nested more than 100 levels deep \\(at architectures\\.x86_64\\.images\\[0\\]`,
+      ),
+    );
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it('--base-url reads a file written for a public URL from a mirror (the prefix before /<channel>/<build>/ replaced)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'osimage-check-'));
     const target = join(dir, 'rhcos.json');
