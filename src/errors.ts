@@ -65,6 +65,7 @@ export type ErrorCode =
   | 'osimageurl-unmatched'
   | 'osimageurl-disagreed'
   | 'payload-undeclared'
+  | 'credentials-not-written'
   | 'marketplace-arch'
   // Bootimage streams.
   | 'stream-arch-newest'

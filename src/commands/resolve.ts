@@ -5,6 +5,7 @@ import { addSettingsOptions, examples, outputOption, settingsFrom, type Settings
 import { resolveBuild } from '../rhcos/resolve.js';
 import * as resolveView from '../output/resolve-view.js';
 import { out, warn } from '../output/terminal.js';
+import { credentialsNotWritten } from '../pin/plan.js';
 
 interface ResolveOptions extends SettingsOptionValues {
   region?: string;
@@ -45,6 +46,7 @@ export function command(): Command {
       const view = resolveView;
       const resolved = await resolveBuild(settings, { validate: opts.validate });
       resolved.warnings.forEach(warn);
+      if (opts.output === 'env') credentialsNotWritten(resolved.baseUrl, 'the output').forEach(warn);
       out(view.render(resolved, opts.output, { region: opts.region, manifestList: opts.manifestList === true }));
     });
 }

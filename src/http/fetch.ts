@@ -2,7 +2,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { FetchError, OsimageError, describe } from '../errors.js';
 import { readCapped } from './body.js';
-import { redactUrl } from './redact.js';
+import { basicHeader } from './headers.js';
+import { netrcCredential } from './netrc.js';
+import { hasUserinfo, redactUrl } from './redact.js';
 import { type HttpClient, httpClient } from './http-client.js';
 import { withRetries, type RetryPolicy } from './retry.js';
 import { expectOk } from './status.js';
@@ -31,8 +33,14 @@ export async function fetchBytes(url: string, opts: FetchOptions = {}): Promise<
     throw new OsimageError(`unsupported URL scheme ${parsed.protocol} in ${redactUrl(url)} (use http, https or file)`);
   }
   const client = opts.client ?? httpClient();
+  const headers: Record<string, string> = { accept: 'application/json, */*;q=0.5', ...opts.headers };
+  // No credential in the URL: the netrc file may have one for this host (pins never carry one).
+  if (!hasUserinfo(url) && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) {
+    const cred = await netrcCredential(parsed.hostname);
+    if (cred) headers.authorization = basicHeader(cred.username, cred.password);
+  }
   return withRetries(async () => {
-    const res = await expectOk(await client.send(url, { headers: { accept: 'application/json, */*;q=0.5', ...opts.headers } }));
+    const res = await expectOk(await client.send(url, { headers }));
     return readCapped(res, maxBytes);
   }, opts.retry);
 }

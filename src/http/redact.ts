@@ -48,3 +48,16 @@ export function splitUserinfo(url: string): { url: string; username?: string; pa
   u.password = '';
   return { url: u.toString(), username, password };
 }
+
+/**
+ * The URL with its userinfo (`bob:pw@`) taken out and every other character as written: what may be written
+ * where others read it (a pin committed to git, `-o env`). Credentials for a release browser come from
+ * ~/.netrc instead (netrc.ts).
+ */
+export function withoutUserinfo(url: string): string {
+  const m = PARTS.exec(url);
+  return m?.[2] === undefined ? url : `${m[1]}${m[3]}${m[4] ?? ''}${m[5] ?? ''}`;
+}
+
+/** Whether the URL carries userinfo (a user, a password or a token). */
+export const hasUserinfo = (url: string): boolean => withoutUserinfo(url) !== url;

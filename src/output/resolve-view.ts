@@ -3,7 +3,7 @@ import { amiForRegion, requireOsContainer } from '../rhcos/resolve.js';
 import { osContainerPullspec, qemuImage, type QemuImage } from '../rhcos/meta.js';
 import { containerImageOf, osImageOf, requireOsImage, type PullspecOptions } from '../rhcos/os-image.js';
 import { CONTAINER_KEYS, type ContainerKey } from '../oci/os-tags.js';
-import { redactUrl } from '../http/redact.js';
+import { redactUrl, withoutUserinfo } from '../http/redact.js';
 import { json, keyValues, shellQuote, table } from './format.js';
 
 /** The documented `resolve -o json` object. */
@@ -88,7 +88,8 @@ function envLines(r: ResolvedBuild, opts: PullspecOptions): string {
   const lines: Array<[string, string | undefined]> = [
     ['RHCOS_BUILD_NAME', r.build],
     ['RHCOS_DEFAULT_CHANNEL', r.channel],
-    ['RHCOS_BASE_URL', r.baseUrl],
+    // Scripts eval this and log it: credentials stay in ~/.netrc, never in the output.
+    ['RHCOS_BASE_URL', withoutUserinfo(r.baseUrl)],
     ['RHCOS_OS_IMAGE', osImageOf(r, opts)?.pullspec],
     ...CONTAINER_KEYS.map((key): [string, string | undefined] => [CONTAINER_ENV[key], containerImageOf(r, key, opts)]),
   ];

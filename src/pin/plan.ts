@@ -2,6 +2,7 @@ import { OsimageError, type Warning } from '../errors.js';
 import type { AtomicWrite } from '../files/atomic.js';
 import { editFilesAtomic } from '../files/edit.js';
 import { readTextIfExists } from '../files/read.js';
+import { hasUserinfo, redactUrl, withoutUserinfo } from '../http/redact.js';
 import { resolveBuild, type ResolvedBuild } from '../rhcos/resolve.js';
 import {
   DEFAULT_ARCH,
@@ -138,7 +139,25 @@ export interface PinRequest {
 
 /** The values the pins take for a resolved build. */
 export function pinValuesOf(r: Pick<ResolvedBuild, 'build' | 'channel' | 'baseUrl'>): PinValues {
-  return { RHCOS_BUILD_NAME: r.build, RHCOS_DEFAULT_CHANNEL: r.channel, RHCOS_BASE_URL: r.baseUrl };
+  // A pin is committed to git: a user, password or token in the base URL never goes there.
+  return { RHCOS_BUILD_NAME: r.build, RHCOS_DEFAULT_CHANNEL: r.channel, RHCOS_BASE_URL: withoutUserinfo(r.baseUrl) };
+}
+
+/** The warning when the base URL's credentials were left out of what is written (`where`). */
+export function credentialsNotWritten(baseUrl: string, where: string): Warning[] {
+  if (!hasUserinfo(baseUrl)) return [];
+  let host = '';
+  try {
+    host = new URL(baseUrl).hostname;
+  } catch {
+    // not a URL osimage could have fetched; the message names no host
+  }
+  return [
+    {
+      code: 'credentials-not-written',
+      message: `the credentials in the base URL ${redactUrl(baseUrl)} are not written to ${where}: put them in ~/.netrc (or the file $NETRC names) as "machine ${host || 'HOST'} login USER password PASSWORD", where osimage reads them`,
+    },
+  ];
 }
 
 /** The file's current pins (of the OS stream, when given), and warnings about misspelt variables in it. */
@@ -208,7 +227,7 @@ export async function planPin(req: PinRequest): Promise<PinPlan> {
     previous: pins,
     from: layered.from,
     notes: layered.notes,
-    warnings: [...warnings, ...resolved.warnings],
+    warnings: [...warnings, ...resolved.warnings, ...credentialsNotWritten(resolved.baseUrl, req.file)],
     ...planned,
   };
 }

@@ -9,7 +9,7 @@ import { acquireLock } from './lock.js';
 import { editTarget } from '../files/edit.js';
 import { readTextIfExists } from '../files/read.js';
 import { realPathOf } from '../files/real-path.js';
-import { applyPlan, layerSettings, pinValuesOf, pinsOfText, planFor } from './plan.js';
+import { applyPlan, credentialsNotWritten, layerSettings, pinValuesOf, pinsOfText, planFor } from './plan.js';
 import type { PinValues } from './script.js';
 import { redactUrl } from '../http/redact.js';
 
@@ -97,7 +97,12 @@ export async function promote(req: PromoteRequest): Promise<PromoteResult> {
     const layered = layerSettings(req.flags, req.env, pins, req.file, { latest: true });
     const resolved = await resolveBuild(layered.settings);
     const values = pinValuesOf(resolved);
-    const allWarnings = [...warnings, ...layered.notes.filter((n) => n.code !== 'latest-ignores-env'), ...resolved.warnings];
+    const allWarnings = [
+      ...warnings,
+      ...layered.notes.filter((n) => n.code !== 'latest-ignores-env'),
+      ...resolved.warnings,
+      ...credentialsNotWritten(resolved.baseUrl, file),
+    ];
     const from = pins.RHCOS_BUILD_NAME?.value || undefined;
     const planned = await planFor(file, meta, resolved, before, stream);
     if (PIN_VARS.every((v) => pins[v]?.value === values[v])) {

@@ -1,5 +1,6 @@
 import type { BuildMeta } from '../rhcos/meta.js';
 import { isJsonObject, sortKeys, type Json } from '../json.js';
+import { withoutUserinfo } from '../http/redact.js';
 
 /**
  * The pinned metadata snapshot: the subset of a build's meta.json a release ships, in the shape the
@@ -36,7 +37,8 @@ export const LATER_FIELDS: readonly string[] = ['azure', 'gcp', 'base-oscontaine
  * images azure and gcp, base-oscontainer and extensions-container (whichever it has).
  */
 export function snapshotOf(meta: BuildMeta, buildDir: string): { [key: string]: Json } {
-  const snap: Record<string, unknown> = { buildid: meta.buildid, baseURI: buildDir };
+  // The snapshot is committed to git: the build folder without any userinfo (credentials live in ~/.netrc).
+  const snap: Record<string, unknown> = { buildid: meta.buildid, baseURI: withoutUserinfo(buildDir) };
   if (meta.raw.amis !== undefined && meta.raw.amis !== null) {
     snap.amis = Object.fromEntries(Object.entries(meta.amis).map(([region, hvm]) => [region, { hvm }]));
   }
