@@ -8,6 +8,7 @@ import type { Artifact, BuildMeta } from '../rhcos/meta.js';
 import { placeImage } from './artifacts.js';
 import { type MetaExtras, readExtras } from './extras.js';
 import type { PlatformArtifacts, RegionImage, RegionObject, StreamArch, StreamArtifact, StreamJson } from './types.js';
+import { redactUrl } from '../http/redact.js';
 
 /** One arch's build as read from the release browser. */
 export interface StreamInput {
@@ -161,7 +162,20 @@ function artifactOf(a: Artifact, input: StreamInput, opts: GenerateOptions): Str
 
 /** The artifact's URL: against its build folder, or with `locationBase` in place of the release browser's base. */
 export function locationOf(path: string, input: Pick<StreamInput, 'buildDir' | 'baseUrl'>, locationBase?: string): string {
-  const url = new URL(path, input.buildDir).toString();
+  // meta.json names each artifact by its file name in the build folder. A path that resolves elsewhere (absolute,
+  // protocol-relative, another scheme, `..`) would point a stream's readers at a file the build never shipped.
+  const dir = input.buildDir.endsWith('/') ? input.buildDir : `${input.buildDir}/`;
+  let url: string;
+  try {
+    url = new URL(path, dir).toString();
+  } catch {
+    url = '';
+  }
+  if (path === '' || path.includes('\\') || /(^|\/)\.\.?(\/|$)/.test(path) || !url.startsWith(dir) || url.length === dir.length) {
+    throw new OsimageError(`${redactUrl(dir)}meta.json: artifact path ${JSON.stringify(path)} is not a file in the build folder`, {
+      code: 'invalid-input',
+    });
+  }
   if (locationBase === undefined) return url;
   const base = input.baseUrl?.replace(/\/+$/, '');
   if (base === undefined || !url.startsWith(`${base}/`)) {

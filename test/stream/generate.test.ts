@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateStream } from '../../src/stream/generate.js';
+import { generateStream, locationOf } from '../../src/stream/generate.js';
 import {
   BASE_2021,
   D2019,
@@ -137,5 +137,34 @@ describe('generateStream: rules', () => {
       /exactly one floating tag/,
     );
     expect(() => one({ buildid: '1', 'coreos-assembler.build-timestamp': 'yesterday' })).toThrow(/is not a timestamp/);
+  });
+});
+
+describe('artifact locations stay in the build folder', () => {
+  const input = {
+    buildDir: 'https://browser.example/streams/4.16-9.4/builds/416.94.1-0/x86_64/',
+    baseUrl: 'https://browser.example/streams',
+  };
+  it('a file name is a location under the build folder', () => {
+    expect(locationOf('rhcos-416.94.1-0-qemu.x86_64.qcow2.gz', input)).toBe(`${input.buildDir}rhcos-416.94.1-0-qemu.x86_64.qcow2.gz`);
+    expect(locationOf('rhcos.qcow2.gz', input, 'https://mirror.example/prod')).toBe(
+      'https://mirror.example/prod/4.16-9.4/builds/416.94.1-0/x86_64/rhcos.qcow2.gz',
+    );
+  });
+  it.each([
+    '/etc/passwd',
+    '//evil.example/x.qcow2',
+    'file:///etc/passwd',
+    'https://evil.example/x',
+    '../416.94.0-0/x86_64/x',
+    'a/../../x',
+    '%2e%2e/x',
+    'a\\..\\x',
+    '',
+    '.',
+  ])('%j is refused, naming meta.json', (path) => {
+    expect(() => locationOf(path, input)).toThrow(
+      `https://browser.example/streams/4.16-9.4/builds/416.94.1-0/x86_64/meta.json: artifact path ${JSON.stringify(path)} is not a file in the build folder`,
+    );
   });
 });
