@@ -136,7 +136,10 @@ function infoCommand(): Command {
         return;
       }
       if (typeof format === 'object') {
-        const r = await outputFormatModule.printTemplate(format, toJson(info), { allowMissingKeys: o.allowMissingTemplateKeys });
+        const r = await outputFormatModule.printTemplate(format, toJson(info), {
+          allowMissingKeys: o.allowMissingTemplateKeys,
+          write: outRaw,
+        });
         outRaw(r.out);
         if (r.error !== undefined) throw new OsimageError(r.error);
         return;

@@ -254,15 +254,19 @@ export interface JsonPathOptions {
   asJson?: boolean;
   /** oc's default (--allow-missing-template-keys=true): a missing key yields nothing instead of `KEY is not found`. */
   allowMissingKeys?: boolean;
+  /** Where each result's text goes once every result is found; the return value is then empty. */
+  sink?: (chunk: string) => void;
 }
 
 /** Run a parsed template over decoded JSON; throws JsonPathExecError. Nothing is returned unless all of it ran. */
 export function executeJsonPath(template: ListNode, data: unknown, o: JsonPathOptions = {}): string {
   const ex = new Executor(template.nodes, o.allowMissingKeys ?? true);
-  return ex
-    .findResults(data, 0)
-    .map((r) => printResults(r, o.asJson === true))
-    .join('');
+  // Every result is found before anything is printed (an error prints nothing, as kubectl); then each is printed
+  // on its own, handed to the sink when there is one, so the whole output is never one string.
+  const results = ex.findResults(data, 0);
+  if (!o.sink) return results.map((r) => printResults(r, o.asJson === true)).join('');
+  for (const r of results) o.sink(printResults(r, o.asJson === true));
+  return '';
 }
 
 /** Parse and run in one go (tests, and callers that have not checked the template before). */

@@ -223,6 +223,9 @@ interface Located {
   text: string;
 }
 
+/** Output is handed to the sink in pieces of about this size, so a template that prints gigabytes holds little. */
+const FLUSH_AT = 64 * 1024;
+
 class State {
   out = '';
   private vars: { name: string; value: Value }[];
@@ -231,8 +234,22 @@ class State {
     private readonly source: string,
     root: Value,
     private readonly missingKeyError: boolean,
+    private readonly sink?: (chunk: string) => void,
   ) {
     this.vars = [{ name: '$', value: root }];
+  }
+
+  private emit(text: string): void {
+    this.out += text;
+    if (this.sink && this.out.length >= FLUSH_AT) this.flush();
+  }
+
+  /** Hand what was printed to the sink (when there is one). */
+  flush(): void {
+    if (this.sink && this.out !== '') {
+      this.sink(this.out);
+      this.out = '';
+    }
   }
 
   /** Go's errorf: where in the template, and the node being run. */
@@ -256,11 +273,11 @@ class State {
   private walk(dot: Value, node: TemplateNode): void {
     switch (node.t) {
       case 'text':
-        this.out += node.text;
+        this.emit(node.text);
         return;
       case 'action': {
         const v = this.evalPipeline(dot, node.pipe);
-        if (node.pipe.decl.length === 0) this.out += v === undefined ? '<no value>' : goPrint(v, INTS);
+        if (node.pipe.decl.length === 0) this.emit(v === undefined ? '<no value>' : goPrint(v, INTS));
         return;
       }
       case 'break':
@@ -464,6 +481,8 @@ class State {
 export interface GoTemplateOptions {
   /** missingkey=error (oc's --allow-missing-template-keys=false) instead of printing `<no value>`. */
   missingKeyError?: boolean;
+  /** Where output goes as it is printed (as Go's template writes to its writer); `out` is then what is left. */
+  sink?: (chunk: string) => void;
 }
 
 /**
@@ -476,14 +495,15 @@ export function executeGoTemplate(
   data: unknown,
   o: GoTemplateOptions = {},
 ): { out: string; error?: GoTemplateExecError } {
-  const s = new State(source, data, o.missingKeyError === true);
+  const s = new State(source, data, o.missingKeyError === true, o.sink);
   try {
     s.walkList(data, template);
+    s.flush();
     return { out: s.out };
   } catch (e) {
-    if (e instanceof GoTemplateExecError) return { out: s.out, error: e };
-    if (e instanceof Fail) return { out: s.out, error: s.error(e.message) };
-    throw e;
+    if (!(e instanceof GoTemplateExecError) && !(e instanceof Fail)) throw e;
+    s.flush();
+    return { out: s.out, error: e instanceof Fail ? s.error(e.message) : e };
   }
 }
 

@@ -126,11 +126,7 @@ export interface TemplateOutput {
  * its printer decodes). A jsonpath failure prints nothing but the error; a go-template failure prints what ran,
  * then oc's debugging text, on stdout.
  */
-export async function printTemplate(
-  format: TemplateFormat,
-  object: unknown,
-  options: { allowMissingKeys?: boolean } = {},
-): Promise<TemplateOutput> {
+export async function printTemplate(format: TemplateFormat, object: unknown, options: TemplateRunOptions = {}): Promise<TemplateOutput> {
   try {
     return await runTemplate(format, object, options);
   } catch (err) {
@@ -142,10 +138,19 @@ export async function printTemplate(
   }
 }
 
+export interface TemplateRunOptions {
+  allowMissingKeys?: boolean;
+  /**
+   * Where output goes as it is made (stdout): a template may print far more than fits in memory (`{{.}}` fifty
+   * thousand times), so it is never built whole. `out` is then empty, or only what is left.
+   */
+  write?: (chunk: string) => void;
+}
+
 async function runTemplate(
   format: TemplateFormat,
   object: unknown,
-  { allowMissingKeys = true }: { allowMissingKeys?: boolean },
+  { allowMissingKeys = true, write }: TemplateRunOptions,
 ): Promise<TemplateOutput> {
   const raw = JSON.stringify(object);
   const data: unknown = JSON.parse(raw);
@@ -153,14 +158,14 @@ async function runTemplate(
   if (format.kind === 'jsonpath') {
     const jp = await import('../golang/jsonpath.js');
     try {
-      return { out: jp.executeJsonPath(format.parsed as never, data, { asJson: format.asJson, allowMissingKeys }) };
+      return { out: jp.executeJsonPath(format.parsed as never, data, { asJson: format.asJson, allowMissingKeys, sink: write }) };
     } catch (err) {
       if (!(err instanceof jp.JsonPathExecError)) throw err;
       return { out: '', error: `error executing jsonpath ${goQuote(format.template)}: Error executing template: ${err.message}` };
     }
   }
   const gt = await import('../golang/template.js');
-  const r = gt.executeGoTemplate(format.template, format.parsed as never, data, { missingKeyError: !allowMissingKeys });
+  const r = gt.executeGoTemplate(format.template, format.parsed as never, data, { missingKeyError: !allowMissingKeys, sink: write });
   if (!r.error) return { out: r.out };
   const { goJson } = await import('../golang/json.js');
   const { goPrint } = await import('../golang/fmt.js');
