@@ -75,10 +75,17 @@ export function fileKind(st: Stats): string {
 }
 
 /**
- * The bytes of the regular file at `path` (symlinks followed). It is opened without blocking and checked before
- * reading: anything else is an error naming the file and what it is (`PATH is a FIFO, not a regular file`).
+ * The most a file osimage reads whole may hold: manifests, stream files, pins, mapping and ImageStream files are
+ * kilobytes; a file past this is an error, not hundreds of megabytes of memory.
  */
-export async function readRegularFile(path: string): Promise<Buffer> {
+export const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The bytes of the regular file at `path` (symlinks followed). It is opened without blocking and checked before
+ * reading: anything else is an error naming the file and what it is (`PATH is a FIFO, not a regular file`), and
+ * so is a file larger than `maxBytes` (default {@link MAX_FILE_BYTES}), even one that grows while it is read.
+ */
+export async function readRegularFile(path: string, maxBytes = MAX_FILE_BYTES): Promise<Buffer> {
   let fh;
   try {
     // O_NONBLOCK: opening a FIFO must not wait for a writer; it changes nothing for a regular file.
@@ -90,7 +97,23 @@ export async function readRegularFile(path: string): Promise<Buffer> {
     const st = await fh.stat();
     if (st.isDirectory()) throw new OsimageError(`${path}: is a directory, not a file`);
     if (!st.isFile()) throw new OsimageError(`${path} is ${fileKind(st)}, not a regular file`, { code: 'invalid-input' });
-    return await fh.readFile();
+    const tooBig = () =>
+      new OsimageError(`${path} is larger than the ${maxBytes / 1024 / 1024} MiB osimage reads of such a file`, { code: 'invalid-input' });
+    if (st.size > maxBytes) throw tooBig();
+    // Read no further than the bound plus one byte, whatever the size said (a sparse or growing file).
+    let buf = Buffer.alloc(Math.min(st.size, maxBytes) + 1);
+    let n = 0;
+    for (;;) {
+      if (n === buf.length) {
+        if (n > maxBytes) throw tooBig();
+        const more = Buffer.alloc(Math.min(buf.length * 2, maxBytes + 1));
+        buf.copy(more);
+        buf = more;
+      }
+      const { bytesRead } = await fh.read(buf, n, buf.length - n, n);
+      if (bytesRead === 0) return buf.subarray(0, n);
+      n += bytesRead;
+    }
   } catch (err) {
     throw readError(path, err);
   } finally {

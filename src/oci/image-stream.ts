@@ -97,6 +97,12 @@ function checkStrict(doc: unknown, fail: (reason: string) => never): void {
   if (tags !== undefined && tags !== null && !Array.isArray(tags)) fail('spec.tags must be a list');
 }
 
+/**
+ * The most tags an ImageStream may have: a release has a few hundred; every view and `-o json` holds each tag's
+ * text, so a small layer of 200,000 tags would take gigabytes.
+ */
+export const MAX_TAGS = 10_000;
+
 /** Read a parsed document as an ImageStream (metadata and spec.tags always present). */
 export function imageStreamFromObject(doc: unknown, opts: ReadOptions = {}): ImageStream {
   const fail = (reason: string): never => {
@@ -111,6 +117,9 @@ export function imageStreamFromObject(doc: unknown, opts: ReadOptions = {}): Ima
     throw new InvalidImageStreamError(UNRECOGNIZED, undefined, 'invalid-image-references');
   const tags = is.spec?.tags;
   if (tags != null && !Array.isArray(tags)) throw new InvalidImageStreamError(UNRECOGNIZED, undefined, 'invalid-image-references');
+  if (tags != null && tags.length > MAX_TAGS) {
+    fail(`image-references has ${tags.length} tags, more than the ${MAX_TAGS} osimage reads (a release has a few hundred)`);
+  }
   checkTags(tags ?? [], opts.strict === true, fail);
   return { ...is, metadata: is.metadata ?? {}, spec: { ...(is.spec ?? {}), tags: tags ?? [] } } as ImageStream;
 }

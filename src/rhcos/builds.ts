@@ -41,6 +41,13 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * Read builds.json in either shape: legacy `{"builds": ["47.246", ...]}` (no schema-version) or
  * coreos-assembler schema 1.x `{"schema-version": "1.0.0", "builds": [{"id", "arches"}]}`.
  */
+/**
+ * builds.json bounds: a stream's list holds a few thousand builds (hundreds of kilobytes). The byte bound keeps
+ * the parse small; the count bounds what every later step walks.
+ */
+export const MAX_BUILDS_JSON_BYTES = 16 * 1024 * 1024;
+export const MAX_BUILDS = 100_000;
+
 export function parseBuildList(doc: unknown, url: string): BuildList {
   if (!isObject(doc)) throw new OsimageError(`invalid builds.json at ${url}: expected a JSON object`);
   const sv = doc['schema-version'];
@@ -50,6 +57,9 @@ export function parseBuildList(doc: unknown, url: string): BuildList {
   if (major !== 0 && major !== 1) throw new OsimageError(`Unsupported build metadata version ${schemaVersion} in ${url}`);
   const raw = doc.builds;
   if (!Array.isArray(raw)) throw new OsimageError(`invalid builds.json at ${url}: "builds" must be a list`);
+  if (raw.length > MAX_BUILDS) {
+    throw new OsimageError(`invalid builds.json at ${url}: ${raw.length} builds, more than the ${MAX_BUILDS} osimage reads`);
+  }
   const strings = raw.filter((b) => typeof b === 'string').length;
   if (strings !== 0 && strings !== raw.length) {
     throw new OsimageError(`invalid builds.json at ${url}: "builds" mixes strings and objects`);

@@ -1,7 +1,7 @@
 import { FetchError, OsimageError, describe, type Warning } from '../errors.js';
 import { fetchJson } from '../http/client.js';
 import { redactUrl } from '../http/redact.js';
-import { assertLegacyArch, newestBuild, parseBuildList, type BuildList } from './builds.js';
+import { assertLegacyArch, MAX_BUILDS_JSON_BYTES, newestBuild, parseBuildList, type BuildList } from './builds.js';
 import { closestBuildId } from './build-id.js';
 import { osContainerPullspec, parseMeta, type BuildMeta } from './meta.js';
 import type { Settings } from './settings.js';
@@ -34,7 +34,7 @@ const LIST_IN_ERRORS = 10;
 
 export async function fetchBuildList(settings: Pick<Settings, 'baseUrl' | 'channel'>): Promise<BuildList> {
   const url = buildsJsonUrl(settings.baseUrl, settings.channel);
-  return parseBuildList(await fetchJson(url), redactUrl(url));
+  return parseBuildList(await fetchJson(url, { maxBytes: MAX_BUILDS_JSON_BYTES }), redactUrl(url));
 }
 
 /** Check a pinned build against builds.json: it must be listed, and (schema 1.x) for this arch. */

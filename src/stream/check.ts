@@ -7,7 +7,7 @@
 import { FetchError, OsimageError } from '../errors.js';
 import { fetchJson } from '../http/client.js';
 import { redactUrl } from '../http/redact.js';
-import { type BuildList, parseBuildList } from '../rhcos/builds.js';
+import { type BuildList, MAX_BUILDS_JSON_BYTES, parseBuildList } from '../rhcos/builds.js';
 import { type BuildMeta, parseMeta } from '../rhcos/meta.js';
 import type { StreamJson } from './types.js';
 
@@ -88,7 +88,7 @@ export async function checkStream(stream: StreamJson, opts: CheckOptions = {}): 
     if (!lists.has(url))
       lists.set(
         url,
-        fetchJson(url).then((d) => parseBuildList(d, redactUrl(url)), missing),
+        fetchJson(url, { maxBytes: MAX_BUILDS_JSON_BYTES }).then((d) => parseBuildList(d, redactUrl(url)), missing),
       );
     return lists.get(url)!;
   };

@@ -63,3 +63,17 @@ describe('image-references, read strictly', () => {
     expect(() => imageStreamFromObject(doc, { strict: true })).toThrow(/spec.tags\[0\] has no name/);
   });
 });
+
+describe('bounds', () => {
+  test('more tags than any release has is one line, not gigabytes of views', () => {
+    const tags = Array.from({ length: 10_001 }, (_, i) => ({
+      name: `t${i}`,
+      from: { kind: 'DockerImage', name: `q.io/x/y@sha256:${'a'.repeat(64)}` },
+    }));
+    const doc = { kind: 'ImageStream', apiVersion: 'image.openshift.io/v1', spec: { tags } };
+    expect(() => imageStreamFromObject(doc, { source: 'REL (release-manifests/image-references)' })).toThrow(
+      'image-references has 10001 tags, more than the 10000 osimage reads (a release has a few hundred)',
+    );
+    expect(imageStreamFromObject({ ...doc, spec: { tags: tags.slice(0, 10_000) } }).spec.tags).toHaveLength(10_000);
+  });
+});

@@ -107,3 +107,25 @@ describe('choosing a build', () => {
     expect(msg).toMatch(/closest match: 1\.47$/);
   });
 });
+
+describe('bounds on builds.json', () => {
+  it('more builds than any stream holds is one line naming the URL', () => {
+    const many = { builds: Array.from({ length: 100_001 }, (_, i) => `47.${i}`) };
+    expect(() => parseBuildList(many, URL_)).toThrow(`invalid builds.json at ${URL_}: 100001 builds, more than the 100000 osimage reads`);
+  });
+
+  it('a builds.json past 16 MiB is refused before it is read (file:// and http alike)', async () => {
+    const { mkdtemp, mkdir, writeFile, truncate } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { osimage } = await import('../helpers/cli.js');
+    const root = await mkdtemp(join(tmpdir(), 'osimage-builds-'));
+    await mkdir(join(root, 'big'));
+    const file = join(root, 'big', 'builds.json');
+    await writeFile(file, '');
+    await truncate(file, 16 * 1024 * 1024 + 1);
+    const r = await osimage(['resolve', '--base-url', `file://${root}`, '--channel', 'big']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/builds\.json is 16777217 bytes, more than the 16777216 allowed/);
+  });
+});
