@@ -4,7 +4,7 @@
  * or the new one, never half of one. Bytes, streams and symlinks; one file, or several all-or-nothing.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, link, open, rename, stat, symlink, unlink } from 'node:fs/promises';
+import { chmod, link, lstat, open, rename, stat, symlink, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { OsimageError, describe } from '../errors.js';
@@ -132,6 +132,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
  * already replaced are put back from hard-link backups.
  */
 export async function writeFilesAtomic(writes: AtomicWrite[]): Promise<void> {
+  for (const w of writes) await refuseOthersInSticky(w.path);
   const staged: Array<{ path: string; tmp: string }> = [];
   try {
     for (const w of writes) staged.push({ path: w.path, tmp: await stage(w.path, w.data, w) });
@@ -174,6 +175,32 @@ export async function writeFilesAtomic(writes: AtomicWrite[]): Promise<void> {
     throw err instanceof OsimageError ? err : new OsimageError(why, { cause: err });
   }
   await Promise.all(done.map((d) => (d.backup ? unlink(d.backup).catch(() => undefined) : undefined)));
+}
+
+/**
+ * Why `path` cannot be replaced by `uid`, or undefined: in a sticky folder (/tmp) only the owner of a file, of
+ * the folder, or root may replace or remove it. Asked before anything is written, because the hard-link backup
+ * of a multi-file write would otherwise be made, the rename refused, and the link (to another user's file)
+ * left behind where this user cannot remove it.
+ */
+export function stickyRefusal(
+  path: string,
+  file: { uid: number } | undefined,
+  dir: { uid: number; mode: number },
+  uid: number,
+): string | undefined {
+  if (file === undefined || uid === 0 || (dir.mode & 0o1000) === 0) return undefined;
+  if (file.uid === uid || dir.uid === uid) return undefined;
+  return `cannot replace ${path}: it belongs to another user (uid ${file.uid}) in a sticky folder`;
+}
+
+async function refuseOthersInSticky(path: string): Promise<void> {
+  const uid = process.geteuid?.();
+  if (uid === undefined) return;
+  const file = await lstat(path).catch(() => undefined);
+  const dir = await stat(dirname(path)).catch(() => undefined);
+  const why = dir && stickyRefusal(path, file, dir, uid);
+  if (why) throw new OsimageError(why);
 }
 
 /** fsync one file or folder by path (a folder's fsync makes the renames into it durable). */
