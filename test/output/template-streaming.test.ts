@@ -14,7 +14,12 @@ async function run(format: string, n: number) {
   const f = (await parseOutputFormat(format)) as TemplateFormat;
   const chunks: number[] = [];
   let total = 0;
-  const r = await printTemplate(f, object, { write: (c) => (chunks.push(c.length), (total += c.length)) });
+  const r = await printTemplate(f, object, {
+    write: (c) => {
+      chunks.push(c.length);
+      total += c.length;
+    },
+  });
   return { r, chunks, total, each: total / n };
 }
 
