@@ -22,7 +22,9 @@
  * - `new URL('../package.json' | '../../package.json', import.meta.url)` points two folders up from dist/bundle/.
  * - commander's node:child_process and undici's HTTP/2 client (node:http2) are required on first use (LAZY_REQUIRES):
  *   osimage never runs an executable subcommand nor allows h2.
- * dist/bundle/bundle.json names each script with its SHA-256, the key of its code cache.
+ * dist/bundle/bundle.json names each script with its SHA-256, the key of its code cache. No code cache is built or
+ * shipped (dist/bundle/ is emptied first): an entry is used only with the seal of the running user's key
+ * (src/launcher/code-cache.ts), so one made here would never be used elsewhere.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

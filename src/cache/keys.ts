@@ -14,6 +14,39 @@ export interface CacheKey {
   name: string;
 }
 
+const MiB = 1024 * 1024;
+
+/**
+ * The most data an entry of each kind holds: a larger file in the cache is not read (a huge or sparse file would
+ * cost its size in memory), and larger data is not written. Each is at least the bound on what is fetched for it,
+ * repeated here because the cache sits below the modules that fetch (test/cache/hostile.test.ts compares them): a
+ * manifest 4 MiB (src/registry/types.ts), an image config 8 MiB (src/release/info.ts), a commitmeta.json 16 MiB
+ * (src/packages/commitmeta.ts); release files hold
+ * image-references and release-metadata (a full payload's are a few hundred KiB) or a release's component
+ * manifests and configs (about 5 MiB for 190 images); a tag's digest is a line.
+ */
+export const MAX_ENTRY_BYTES: Readonly<Record<CacheKey['kind'], number>> = {
+  manifests: 4 * MiB,
+  configs: 8 * MiB,
+  release: 128 * MiB,
+  tags: 1024,
+  commitmeta: 16 * MiB,
+};
+
+/**
+ * Kinds whose entries are sealed with the user's key (src/cache/user-key.ts) instead of a plain checksum. A manifest
+ * or config is named by its own digest and hashed against it when read (by-digest.ts), and a release's components
+ * are each checked against the digests that name them, so whoever wrote such an entry cannot make it say
+ * anything else. A tag's digest is only a hint (a HEAD asks the registry). But release files are named by the
+ * layers they were read from, and a package list by where it came from: nothing in what is read back can be
+ * checked against that name, so a checksum beside the data proves nothing (anyone who can write the file can
+ * recompute it), and re-deriving them means reading the layers the cache exists to skip. The seal, an HMAC of the
+ * entry's kind, name and bytes under a key only this user can read, can be made only by this user's osimage, and
+ * it covers the name, so that a genuine entry moved under another release's name fails too.
+ * (`release` holds the components entries as well: they are sealed as a matter of course.)
+ */
+export const SEALED_KINDS: ReadonlySet<CacheKey['kind']> = new Set(['release', 'commitmeta']);
+
 const hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** `sha256:abc…` → `sha256-abc…`; anything that is not a digest has no key. */

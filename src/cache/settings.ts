@@ -1,7 +1,8 @@
 /**
  * Where the cache lives and how big it may grow: `--cache-dir DIR`, else `$OSIMAGE_CACHE_DIR`, else
  * `$XDG_CACHE_HOME/osimage`, else `~/.cache/osimage`; the bound from `--max-size`, else
- * `$OSIMAGE_CACHE_MAX_SIZE`, else 512 MiB. `--no-cache` or `OSIMAGE_NO_CACHE` (src/env-flag.ts) turn it off.
+ * `$OSIMAGE_CACHE_MAX_SIZE`, else 512 MiB. `--no-cache` or `OSIMAGE_NO_CACHE` (src/env-flag.ts) turn it off. The key
+ * that seals entries is the user's (user-key.ts: `$XDG_STATE_HOME/osimage`, else `~/.local/state/osimage`).
  */
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
@@ -10,6 +11,7 @@ import { envFlag } from '../env-flag.js';
 import { UsageError } from '../errors.js';
 import { CacheStore, DEFAULT_MAX_BYTES } from './store.js';
 import { userCacheDir } from './user-dir.js';
+import { userStateDir } from './user-key.js';
 
 const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
 
@@ -48,5 +50,9 @@ export interface CacheFlags {
 /** The cache a command reading images uses, or undefined when it is off. */
 export function openCache(flags: CacheFlags, onNote?: (message: string) => void): CacheStore | undefined {
   if (flags.cache === false || flags.skipVerification || envFlag(env().OSIMAGE_NO_CACHE)) return undefined;
-  return new CacheStore(cacheDir(flags.cacheDir), { maxBytes: cacheMaxBytes(), ...(onNote ? { onNote } : {}) });
+  return new CacheStore(cacheDir(flags.cacheDir), {
+    maxBytes: cacheMaxBytes(),
+    keyDir: userStateDir(env(), homedir),
+    ...(onNote ? { onNote } : {}),
+  });
 }

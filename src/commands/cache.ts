@@ -2,7 +2,8 @@ import { Command } from 'commander';
 import { examples } from './options.js';
 import { cacheDir, cacheMaxBytes } from '../cache/settings.js';
 import { CacheStore } from '../cache/store.js';
-import { out } from '../output/terminal.js';
+import { escapeControls } from '../output/escape.js';
+import { out, warn } from '../output/terminal.js';
 
 interface CacheOptions {
   cacheDir?: string;
@@ -23,9 +24,16 @@ function size(bytes: number): string {
   return u === 0 ? `${bytes} bytes` : `${n.toFixed(1)} ${units[u]} (${bytes} bytes)`;
 }
 
+/**
+ * The store for --cache-dir. What it refuses (a symlink or a folder others may write in place of `v1/` or a kind
+ * folder) is a warning here: these commands are about the folder, so the user should know why entries are not counted.
+ */
 async function store(o: CacheOptions): Promise<CacheStore> {
-  return new CacheStore(cacheDir(o.cacheDir), { maxBytes: cacheMaxBytes(o.maxSize) });
+  return new CacheStore(cacheDir(o.cacheDir), { maxBytes: cacheMaxBytes(o.maxSize), onNote: (m) => warn(m) });
 }
+
+/** The folder as printed: a name with control characters (ANSI, OSC, bidi) cannot drive the terminal. */
+const shown = (dir: string) => escapeControls(dir);
 
 /** A subcommand over the cache folder: its store is opened from --cache-dir (and --max-size), the answer goes to stdout. */
 function subcommand(name: string, description: string, lines: string[], run: (s: CacheStore) => Promise<string>): Command {
@@ -45,7 +53,7 @@ export function command(): Command {
     ['osimage cache prune', 'osimage cache prune --max-size 0'],
     async (s) => {
       const r = await s.prune();
-      return `Removed ${r.removed} entries; ${r.entries} entries, ${size(r.bytes)}, left in ${r.dir}`;
+      return `Removed ${r.removed} entries; ${r.entries} entries, ${size(r.bytes)}, left in ${shown(r.dir)}`;
     },
   ).option('--max-size <size>', 'the bound: bytes, or a number with K, M, G (default $OSIMAGE_CACHE_MAX_SIZE, else 512M)');
   return new Command('cache')
@@ -60,7 +68,7 @@ export function command(): Command {
         ['osimage cache info', 'osimage cache info --cache-dir /var/tmp/osimage-cache'],
         async (s) => {
           const i = await s.info();
-          return `Folder:   ${i.dir}\nEntries:  ${i.entries}\nSize:     ${size(i.bytes)}\nMax size: ${size(s.maxBytes)}`;
+          return `Folder:   ${shown(i.dir)}\nEntries:  ${i.entries}\nSize:     ${size(i.bytes)}\nMax size: ${size(s.maxBytes)}`;
         },
       ),
     )
@@ -72,7 +80,7 @@ export function command(): Command {
         ['osimage cache clear', 'OSIMAGE_CACHE_DIR=/var/tmp/osimage-cache osimage cache clear'],
         async (s) => {
           await s.clear();
-          return `Cleared ${s.dir}`;
+          return `Cleared ${shown(s.dir)}`;
         },
       ),
     );

@@ -4,16 +4,27 @@
  * `cachedData` skips parsing and compiling what an earlier run compiled (`--help` and a warm
  * `release info` spent a third of their time compiling the bundle).
  *
- * The cache is safe to lose or to share: each script's entry is keyed by the Node version, the architecture and
- * the script's SHA-256 (from bundle.json), so a rebuilt bundle or another Node never reads it; V8 rejects data it
- * did not make (then the script compiles from source and the entry is written again); entries are written
- * atomically (a temp file, then a rename) once, when a script ran without a usable entry; reading or writing
+ * A code cache entry is compiled code that V8 runs as it is, and V8 checks little of it: a magic number, its
+ * version, the source's length and the flags. An entry made for another script of the same length runs that
+ * script's code, and a damaged one (a few flipped bits) crashes V8 (a fatal error, SIGSEGV) or hangs it. So an
+ * entry is used only when it carries the seal of this user's key (src/cache/user-key.ts: an HMAC-SHA256 over the
+ * entry's name, which holds the Node version, the architecture, the script's SHA-256 and the profile, and its bytes)
+ * and the file is the user's own: an entry another user wrote (a shared or group-writable folder), one restored from
+ * a CI cache or copied from another machine, one shipped in the package, or a damaged one is ignored before V8 sees
+ * it, the script compiles from source, and the entry is written again. The key is kept apart from the entries (not
+ * in any code-cache folder), so that a copied folder cannot bring a key that would seal what came with it. When
+ * the user's key cannot be trusted (src/cache/user-key.ts), no code cache is read or written.
+ *
+ * The cache is safe to lose: entries are keyed by the Node version, the architecture and the script's SHA-256
+ * (from bundle.json), so a rebuilt bundle or another Node never reads it; V8 rejects data made under other flags
+ * (then the script compiles from source and the entry is written again); entries are written atomically (a temp
+ * file, then a rename), 0600 in a 0700 folder, once, when a script ran without a usable entry; reading or writing
  * failures are ignored. Where: `<bundle>/code-cache/` when writable, else `$XDG_CACHE_HOME/osimage/code-cache`
  * (default `~/.cache/osimage/code-cache`). `OSIMAGE_NO_CODE_CACHE=1` turns it off.
  *
- * Imports only Node built-ins that node itself has loaded before any script runs; node:module and node:os only when
- * needed (the launcher passes its own `require`; the home folder is asked for only when the bundle's own code-cache
- * folder has no entry).
+ * Imports only Node built-ins that node itself has loaded before any script runs; node:module, node:os and
+ * node:crypto only when needed (the launcher passes its own `require`; the home folder is asked for only when the
+ * bundle's own code-cache folder has no entry; node:crypto once there is an entry to check or write).
  */
 import {
   closeSync,
@@ -21,8 +32,8 @@ import {
   fstatSync,
   mkdirSync,
   openSync,
-  readFileSync,
   readSync,
+  readFileSync,
   renameSync,
   unlinkSync,
   writeFileSync,
@@ -32,6 +43,7 @@ import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 // The same folder rule as the digest cache's (src/cache/settings.ts); a module that imports node:path only.
 import { userCacheDir } from '../cache/user-dir.js';
+import { loadUserKey, SEAL_BYTES, seal, sealMatches, type UserKey, userStateDir } from '../cache/user-key.js';
 import { envFlag } from '../env-flag.js';
 
 interface Entry {
@@ -67,6 +79,8 @@ export interface BundleOptions {
   beforeCommands?: () => void;
   /** Resolves what the scripts require from node_modules and Node (default: a require from `dir`). */
   require?: NodeJS.Require;
+  /** Where the user's key is (default `$XDG_STATE_HOME/osimage`, else `~/.local/state/osimage`; src/cache/user-key.ts). */
+  keyDir?: string;
 }
 
 /** A loaded script whose code cache should be written (it had none, or V8 rejected it). */
@@ -90,8 +104,13 @@ export interface Bundle {
   codeCache: Record<string, CacheUse>;
 }
 
-/** off: not used; missing: no entry; used: V8 took it; rejected: V8 did not (another V8, flags, a damaged file). */
-export type CacheUse = 'off' | 'missing' | 'used' | 'rejected';
+/**
+ * off: not used (turned off, or no key to trust); missing: no entry; invalid: an entry without this user's seal
+ * (crafted, another user's, copied, damaged), never given to V8; used: V8 took it; rejected: V8 did not (flags).
+ */
+export type CacheUse = 'off' | 'missing' | 'invalid' | 'used' | 'rejected';
+
+const home = () => (process.getBuiltinModule('node:os') as typeof import('node:os')).homedir();
 
 /** The bundle's own folder, then the user's cache (a getter: node:os is loaded only if it is reached). */
 function defaultCacheDirs(dir: string): string[] {
@@ -99,7 +118,6 @@ function defaultCacheDirs(dir: string): string[] {
   Object.defineProperty(dirs, 1, {
     enumerable: true,
     get() {
-      const home = () => (process.getBuiltinModule('node:os') as typeof import('node:os')).homedir();
       return join(userCacheDir(process.env, home), 'code-cache');
     },
   });
@@ -129,13 +147,23 @@ export function loadBundle(opts: BundleOptions): Bundle {
     return `${process.version}-${process.arch}-${e.sha256.slice(0, 32)}${suffix ? `-${suffix}` : ''}.bin`;
   };
 
-  function readCache(e: Entry, shared: boolean): Buffer | undefined {
-    if (noCache) return undefined;
+  let userKey: UserKey | undefined;
+  /** The user's key, loaded when first needed; undefined when it cannot be trusted (no code cache then). */
+  const secret = () => (userKey ??= loadUserKey(opts.keyDir ?? userStateDir(process.env, home))).key;
+
+  /** The V8 data of the first entry for `name` that carries this user's seal; 'invalid' when only others were found. */
+  function readCache(name: string): Buffer | 'invalid' | undefined {
+    let found: 'invalid' | undefined;
     for (const d of cacheDirs) {
-      const data = readEntry(join(d, key(e, shared)));
+      const raw = readEntry(join(d, name));
+      if (!raw) continue;
+      const k = secret();
+      if (!k) return undefined;
+      const data = unseal(k, name, raw);
       if (data) return data;
+      found = 'invalid';
     }
-    return undefined;
+    return found;
   }
 
   function run(name: string, e: Entry, hostRequire: (id: string) => unknown): Record<string, unknown> {
@@ -143,7 +171,9 @@ export function loadBundle(opts: BundleOptions): Bundle {
     const path = join(opts.dir, e.file);
     // build/bundle.mjs writes ASCII: latin1 is read without decoding.
     const source = readFileSync(path, 'latin1');
-    const cachedData = readCache(e, shared);
+    const entryName = key(e, shared);
+    const found = noCache ? undefined : readCache(entryName);
+    const cachedData = Buffer.isBuffer(found) ? found : undefined;
     const wrapped = `(function (exports, require, module, __filename, __dirname, __osimageMeta) {${source}\n})`;
     let script: Script;
     try {
@@ -152,8 +182,14 @@ export function loadBundle(opts: BundleOptions): Bundle {
       if (!cachedData) throw err;
       script = new Script(wrapped, { filename: path });
     }
-    codeCache[name] = noCache ? 'off' : !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
-    if (codeCache[name] === 'missing' || codeCache[name] === 'rejected') pending.push({ script, path: key(e, shared) });
+    const use = (): CacheUse => {
+      // Without a key there is nothing to trust or write (the key is asked for here when no entry was found).
+      if (noCache || (!cachedData && !secret())) return 'off';
+      if (cachedData) return script.cachedDataRejected ? 'rejected' : 'used';
+      return found === 'invalid' ? 'invalid' : 'missing';
+    };
+    codeCache[name] = use();
+    if (codeCache[name] !== 'off' && codeCache[name] !== 'used') pending.push({ script, path: entryName });
     const module = { exports: {} as Record<string, unknown> };
     let url: string | undefined;
     const meta = {
@@ -206,7 +242,8 @@ export function loadBundle(opts: BundleOptions): Bundle {
   function saveCodeCache(): void {
     for (const p of pending.splice(0)) {
       try {
-        writeCache(cacheDirs, p.path, p.script.createCachedData());
+        const k = secret();
+        if (k) writeCache(cacheDirs, p.path, k, p.script.createCachedData());
       } catch {
         // a cache is never a failure
       }
@@ -237,20 +274,37 @@ export function loadBundle(opts: BundleOptions): Bundle {
 const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
 /**
- * A cache entry's bytes, or undefined when there is none to use: only a regular file of at most MAX_ENTRY_BYTES,
- * never through a symlink (a link to /dev/zero or a huge file would hang or exhaust the run), and a FIFO does not
- * block the open (O_NONBLOCK). Such a file counts as missing: the entry written later renames over it.
+ * An entry: MAGIC (16 bytes), the seal (32), then V8's data. 48 bytes keep the data 8-byte aligned in the buffer
+ * read, as V8 wants it (it copies unaligned data first).
+ */
+const MAGIC = Buffer.from('osimage-v8cache1');
+const HEADER = MAGIC.length + SEAL_BYTES;
+const label = (name: string) => `code-cache:${name}`;
+
+/** V8's data in `raw` when it is an entry sealed with `key` for `name`, else undefined. */
+function unseal(key: Buffer, name: string, raw: Buffer): Buffer | undefined {
+  if (raw.length <= HEADER || !raw.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  const data = raw.subarray(HEADER);
+  return sealMatches(raw.subarray(MAGIC.length, HEADER), key, label(name), [data]) ? data : undefined;
+}
+
+/**
+ * A cache entry's bytes, or undefined when there is none to use: only a regular file of this user's, of at most
+ * MAX_ENTRY_BYTES, never through a symlink (a link to /dev/zero or a huge file would hang or exhaust the run), and a
+ * FIFO does not block the open (O_NONBLOCK). Such a file counts as missing: the entry written later renames over it.
+ * Another user's file is not even read (its seal would fail: this saves reading and hashing it).
  */
 function readEntry(path: string): Buffer | undefined {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   } catch {
     return undefined; // not there (or a symlink): the next folder, else none
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || st.size > MAX_ENTRY_BYTES) return undefined;
+    const uid = process.getuid?.();
+    if (!st.isFile() || st.size > MAX_ENTRY_BYTES || (uid !== undefined && st.uid !== uid)) return undefined;
     const data = Buffer.allocUnsafe(st.size);
     let n = 0;
     for (let r = 1; n < data.length && r > 0; n += r) r = readSync(fd, data, n, data.length - n, null);
@@ -262,13 +316,14 @@ function readEntry(path: string): Buffer | undefined {
   }
 }
 
-/** Write `data` as `name` in the first folder that takes it: a temp file, then a rename. */
-function writeCache(dirs: string[], name: string, data: Buffer): void {
+/** Write `data` sealed as `name` in the first folder that takes it: a temp file, then a rename. */
+function writeCache(dirs: string[], name: string, key: Buffer, data: Buffer): void {
+  const entry = Buffer.concat([MAGIC, seal(key, label(name), [data]), data]);
   for (const d of dirs) {
     const tmp = join(d, `.${name}.${process.pid}.tmp`);
     try {
-      mkdirSync(d, { recursive: true });
-      writeFileSync(tmp, data, { mode: 0o644, flag: 'wx' }); // never through a file or link already there
+      mkdirSync(d, { recursive: true, mode: 0o700 });
+      writeFileSync(tmp, entry, { mode: 0o600, flag: 'wx' }); // never through a file or link already there
       renameSync(tmp, join(d, name));
       return;
     } catch {

@@ -4,7 +4,8 @@
  * corrupted entry is fetched again with the same output; a cache that cannot be written changes nothing on
  * stderr; no credential or token reaches the disk.
  */
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { osimage } from '../helpers/cli.js';
@@ -71,6 +72,12 @@ function useRelease(mode: RegistryMode): () => Setup {
 }
 
 let cache: Temp;
+/** The user key's folder (src/cache/user-key.ts), away from the cache folder and from the host's home. */
+let state: Temp;
+beforeAll(async () => {
+  state = await tempDir('osimage-cache-state-');
+});
+afterAll(async () => state.cleanup());
 beforeEach(async () => {
   cache = await tempDir('osimage-cache-dir-');
 });
@@ -81,7 +88,9 @@ afterEach(async () => {
 describe('release info with the cache (open registry)', () => {
   const get = useRelease('open');
   const run = (args: string[], env: Record<string, string | undefined> = {}) =>
-    osimage(['release', 'info', '--insecure', ...args], { env: { OSIMAGE_NO_CACHE: undefined, OSIMAGE_CACHE_DIR: cache.dir, ...env } });
+    osimage(['release', 'info', '--insecure', ...args], {
+      env: { OSIMAGE_NO_CACHE: undefined, OSIMAGE_CACHE_DIR: cache.dir, XDG_STATE_HOME: state.dir, ...env },
+    });
   const requests = () => get().proxy.requests.map((r) => `${r.method} ${r.url}`);
   const manifestRequests = () => requests().filter((r) => /\/manifests\//.test(r));
   const blobRequests = () => requests().filter((r) => /\/blobs\//.test(r));
@@ -191,6 +200,46 @@ describe('release info with the cache (open registry)', () => {
     const debug = await run(['--image-for', 'cli', get().ref], { ...env, OSIMAGE_DEBUG: '1' });
     expect(debug.stdout).toBe(CLI_PULLSPEC);
     expect(debug.stderr).toMatch(/^debug: cache: cannot write /m);
+  });
+
+  test('a symlinked kind folder: the prune after each write (a bound of 1 byte) never reaches what it points to', async () => {
+    const outside = await tempDir('osimage-cache-outside-');
+    try {
+      await writeFile(join(outside.dir, 'f'), 'precious');
+      await mkdir(join(cache.dir, 'v1'), { mode: 0o700 });
+      await symlink(outside.dir, join(cache.dir, 'v1', 'configs'));
+      const r = await run([get().ref], { OSIMAGE_CACHE_MAX_SIZE: '1' });
+      expect(r.exitCode).toBe(0);
+      expect(await readdir(outside.dir)).toEqual(['f']);
+    } finally {
+      await outside.cleanup();
+    }
+  });
+
+  test('a release entry rewritten to name other images (its checksum recomputed) is not served', async () => {
+    const first = await run(['--image-for', 'cli', get().byDigest]);
+    expect(first).toEqual({ stdout: CLI_PULLSPEC, stderr: '', exitCode: 0 });
+    const evil = `evil.example.com/cli@sha256:${'e'.repeat(64)}`;
+    let forged = 0;
+    for (const f of (await files(cache.dir)).filter((p) => p.includes('/release/'))) {
+      // `MAGIC <sum>\n<meta>\n<data>` (src/cache/store.ts): anyone who can write the file can recompute a checksum.
+      const raw = await readFile(f);
+      const nl = raw.indexOf(0x0a);
+      const body = raw.subarray(nl + 1);
+      const metaEnd = body.indexOf(0x0a);
+      const doc = JSON.parse(body.subarray(metaEnd + 1).toString('utf8'));
+      if (typeof doc.imageReferences !== 'string') continue;
+      const refs = JSON.parse(Buffer.from(doc.imageReferences, 'base64').toString('utf8'));
+      for (const t of refs.spec.tags) if (t.name === 'cli') t.from.name = evil;
+      doc.imageReferences = Buffer.from(JSON.stringify(refs)).toString('base64');
+      const rewritten = Buffer.concat([body.subarray(0, metaEnd + 1), Buffer.from(JSON.stringify(doc))]);
+      const magic = raw.subarray(0, nl).toString('latin1').split(' ')[0];
+      const sum = createHash('sha256').update(rewritten).digest('hex');
+      await writeFile(f, Buffer.concat([Buffer.from(`${magic} ${sum}\n`), rewritten]));
+      forged++;
+    }
+    expect(forged).toBeGreaterThan(0);
+    expect(await run(['--image-for', 'cli', get().byDigest])).toEqual(first);
   });
 
   test('--cache-dir beats OSIMAGE_CACHE_DIR', async () => {

@@ -1,7 +1,8 @@
 /**
  * The launcher's code cache (src/launcher/code-cache.ts): a cache is written once, used by the next run, keyed by the
- * script's hash, and never a failure: a damaged entry is rejected by V8, the script still runs and the entry is
- * written again; a folder that cannot be written is skipped. Runs on a small stand-in for dist/bundle/.
+ * script's hash, and never a failure: a damaged entry is not used (code-cache-hostile.test.ts: nor anything else
+ * without this user's seal), the script still runs and the entry is written again; a folder that cannot be written
+ * is skipped. Runs on a small stand-in for dist/bundle/.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -29,6 +30,8 @@ exports.__commands = { './commands/greet.js': () => Promise.resolve({ greet: (n)
 
 let dir: string;
 let caches: string[];
+/** The user key's folder (src/cache/user-key.ts): the test's own, not the host's. */
+let keyDir: string;
 
 async function writeBundle(cli = CLI, commands = COMMANDS): Promise<void> {
   const entry = (file: string, text: string) => ({ file, sha256: createHash('sha256').update(text).digest('hex') });
@@ -38,7 +41,7 @@ async function writeBundle(cli = CLI, commands = COMMANDS): Promise<void> {
 }
 
 async function run(argv: string[], cacheDirs = caches) {
-  const b = loadBundle({ dir, cacheDirs, noCache: false });
+  const b = loadBundle({ dir, cacheDirs, keyDir, noCache: false });
   const out = await b.cli.main(argv);
   b.saveCodeCache();
   return { out, use: { ...b.codeCache } };
@@ -47,6 +50,7 @@ async function run(argv: string[], cacheDirs = caches) {
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'osimage-code-cache-'));
   caches = [join(dir, 'code-cache'), join(dir, 'user-cache')];
+  keyDir = join(dir, 'state', 'osimage');
   await writeBundle();
 });
 afterEach(async () => rm(dir, { recursive: true, force: true }));
@@ -71,7 +75,7 @@ describe('the launcher code cache', () => {
     expect(await run(['bob'])).toEqual({ out: 'HI BOB cli.cjs', use: { cli: 'missing', commands: 'used' } });
   });
 
-  test('a damaged entry is rejected, the script still runs, and the entry is written again', async () => {
+  test('a damaged entry is not used (it never reaches V8), the script still runs, and the entry is written again', async () => {
     // Sources this process has not compiled yet (V8 would take them from its in-memory cache), with damaged entries.
     const fresh = `// ${Date.now()} ${Math.random()}\n`;
     await writeBundle(CLI + fresh, COMMANDS + fresh);
@@ -80,7 +84,7 @@ describe('the launcher code cache', () => {
     const entries = [key(CLI + fresh), key(COMMANDS + fresh, '-greet')];
     await mkdir(caches[0]!, { recursive: true });
     for (const name of entries) await writeFile(join(caches[0]!, name), Buffer.alloc(4096, 7));
-    expect(await run(['bob'])).toEqual({ out: 'HELLO BOB cli.cjs', use: { cli: 'rejected', commands: 'rejected' } });
+    expect(await run(['bob'])).toEqual({ out: 'HELLO BOB cli.cjs', use: { cli: 'invalid', commands: 'invalid' } });
     for (const name of entries) expect(await readFile(join(caches[0]!, name))).not.toEqual(Buffer.alloc(4096, 7));
     expect(await run(['bob'])).toEqual({ out: 'HELLO BOB cli.cjs', use: { cli: 'used', commands: 'used' } });
   });
@@ -95,7 +99,7 @@ describe('the launcher code cache', () => {
   });
 
   test('the entries are written before the first output, so that nothing is left to do after the answer', async () => {
-    const b = loadBundle({ dir, cacheDirs: caches, noCache: false });
+    const b = loadBundle({ dir, cacheDirs: caches, keyDir, noCache: false });
     const seen: string[][] = [];
     const stream = { write: (_s: string) => seen.push(existsSync(caches[0]!) ? readdirSync(caches[0]!) : []) };
     b.saveCodeCacheBeforeOutput([stream]);
@@ -122,7 +126,7 @@ describe('the launcher code cache', () => {
 
   test('given the arguments, cli.cjs keeps one entry for runs that name a command and one for those that do not', async () => {
     const withArgv = async (argv: string[]) => {
-      const b = loadBundle({ dir, cacheDirs: caches, noCache: false, argv });
+      const b = loadBundle({ dir, cacheDirs: caches, keyDir, noCache: false, argv });
       await b.cli.main(argv);
       b.saveCodeCache();
       return b.codeCache.cli;
@@ -139,6 +143,7 @@ describe('the launcher code cache', () => {
       const b = loadBundle({
         dir,
         cacheDirs: caches,
+        keyDir,
         noCache: false,
         beforeCommands: () =>
           calls.push({ files: existsSync(caches[0]!) ? readdirSync(caches[0]!).length : 0, commands: b.codeCache.commands }),
@@ -188,7 +193,7 @@ exports.__commands = {
   });
 
   test('noCache reads and writes nothing', async () => {
-    const b = loadBundle({ dir, cacheDirs: caches, noCache: true });
+    const b = loadBundle({ dir, cacheDirs: caches, keyDir, noCache: true });
     expect(await b.cli.main(['bob'])).toBe('HELLO BOB cli.cjs');
     b.saveCodeCache();
     expect(b.codeCache).toEqual({ cli: 'off', commands: 'off' });
