@@ -52,8 +52,8 @@ osimage verify --pins "$work/release.sh" --base-url "$RHCOS_BASE_URL" \
   --release oci-archive:hack/sample/release.oci-archive:4.13.1 || rc=$?
 [ "$rc" -eq 1 ]
 
-step "release info --changes-from: the sample release to the one just built"
-osimage release info --changes-from oci-archive:hack/sample/release.oci-archive:4.13.1 "$release"
+step "release diff: the sample release to the one just built"
+osimage release diff oci-archive:hack/sample/release.oci-archive:4.13.1 "$release"
 
 step "promote: the periodic job on an older pin tests the newest build and pins it only if the test passes"
 osimage pin --write "$work/release.sh" --build 412.86.202301250001-0

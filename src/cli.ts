@@ -30,7 +30,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ c
     load: () => import('./commands/diff.js'),
   },
   release: {
-    summary: 'read and assemble release payload images: info, extract, os-streams, bootimages, new',
+    summary: 'read, compare and assemble release payload images: info, diff, extract, os-streams, bootimages, new',
     load: () => import('./commands/release.js'),
   },
   stream: {

@@ -45,7 +45,6 @@ export type ErrorCode =
   | 'credential-helper'
   | 'auth-entry'
   | 'invalid-reference'
-  | 'tag-and-digest'
   // Release browser, builds and pins.
   | 'build-not-found'
   | 'meta-buildid'

@@ -13,6 +13,7 @@
 // -v: the first differing line of each pair that is not identical; --bin: another build's bin/osimage (e.g. an
 // older commit's, for a before/after count); NAME: only these pairs.
 import { execFile } from 'node:child_process';
+import { withVariables } from './access.mjs';
 import { classify, osimageEnv, loadPairs, readFixture, REPO, runPair, startEnvironment } from './lib.mjs';
 
 const argv = process.argv.slice(2);
@@ -21,12 +22,12 @@ const BIN = binAt >= 0 ? argv.splice(binAt, 2)[1] : `${REPO}bin/osimage`;
 const verbose = argv.includes('-v');
 const only = new Set(argv.filter((a) => a !== '-v'));
 
-const runOsimage = (args) =>
+const runOsimage = (args, _dir, vars = {}) =>
   new Promise((resolve) => {
     execFile(
       process.execPath,
       [BIN, 'release', ...args],
-      { cwd: REPO, env: osimageEnv(), timeout: 120_000, maxBuffer: 64 << 20 },
+      { cwd: REPO, env: withVariables(osimageEnv(), vars), timeout: 120_000, maxBuffer: 64 << 20 },
       (err, stdout, stderr) => resolve({ stdout, stderr, exitCode: err ? (typeof err.code === 'number' ? err.code : -1) : 0 }),
     );
   });

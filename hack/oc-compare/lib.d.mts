@@ -10,13 +10,21 @@ export interface Pair {
   reason?: string;
   /** documented / oc-quirk: what stays equal to oc's. */
   same?: Stream[];
-  setup?: 'existing';
+  setup?: 'existing' | 'icsp' | 'idms' | 'info-icsp' | 'info-idms' | 'info-file-dir' | 'info-clones';
   snapshot?: string;
+  /** More of each file: its mtime, an archive's entries instead of its bytes, text even with NUL bytes. */
+  snapshotWith?: Array<'mtime' | 'archives' | 'nul'>;
   mask?: string[];
   strip?: string[];
   json?: 'subset';
   detail?: boolean;
   ignore?: string[];
+  /** The registry {{REGISTRY}} is (access.mjs); default open. */
+  registry?: 'open' | 'htpasswd' | 'tls';
+  /** Variables for both tools (null unsets one); the pair then runs with credentials of its own (access.mjs). */
+  env?: Record<string, string | null>;
+  /** Files written under {{DIR}} before the run, by relative path. */
+  files?: Record<string, string>;
 }
 
 export interface FileEntry {
@@ -25,6 +33,9 @@ export interface FileEntry {
   text?: string;
   sha256?: string;
   type?: string;
+  mtime?: string;
+  /** An archive's entries (snapshotWith: archives). */
+  entries?: Array<Record<string, unknown>>;
 }
 
 export interface Result {
@@ -43,7 +54,15 @@ export interface Environment {
   registry: string;
   closed: string;
   digests: Record<string, string>;
+  /** The digests of the releases built for this run (images.mjs buildRunSet). */
+  runDigests: Record<string, string>;
+  /** The infoflag- pairs' inputs (info-images.mjs): the fixed set and the run's changelog repositories. */
+  info: unknown;
   dir: string;
+  /** The htpasswd and tls registries (access.mjs), started when a pair first names one. */
+  access?: { view(pair: Pair, env: Environment): Promise<Environment>; stop(): Promise<void> };
+  /** With registry: tls, the CA certificate ({{CA}}). */
+  ca?: string;
   stop(): Promise<void>;
 }
 
@@ -61,10 +80,12 @@ export declare function template(
   opts?: { mask?: string[]; strip?: string[] },
   extra?: Record<string, string>,
 ): string;
+/** The pair's variables for the tool: a value sets one, undefined unsets it (access.mjs). */
+export type PairVariables = Record<string, string | undefined>;
 export declare function runPair(
   pair: Pair,
   env: Environment,
-  run: (args: string[]) => Promise<{ stdout: string; stderr: string; exitCode: number }>,
+  run: (args: string[], pairDir: string, vars: PairVariables) => Promise<{ stdout: string; stderr: string; exitCode: number }>,
   extra?: Record<string, string>,
 ): Promise<Result>;
 export declare function jsonSubsetEqual(ocOut: string, ourOut: string, ignore?: string[]): boolean;

@@ -11,7 +11,11 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { freePort, startRegistryServer } from '../../test/infra/registry-server.mjs';
-import { buildSet, pushSet } from './images.mjs';
+import { tarGzEntries, zipEntries } from '../../test/infra/archives.mjs';
+import { accessProblem, accessRegistries, expandAccess, pairVariables, pushNewReleases } from './access.mjs';
+import { makeGitRepos } from './git-repos.mjs';
+import { buildRunSet, buildSet, pushSet } from './images.mjs';
+import { buildInfoSet, makeChangelogRepos, prepareInfoPair } from './info-images.mjs';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const PAIRS_FILE = fileURLToPath(new URL('./pairs.yaml', import.meta.url));
@@ -28,6 +32,8 @@ export async function loadPairs(file = PAIRS_FILE) {
     if (!['identical', 'documented', 'oc-quirk'].includes(p.expect)) throw new Error(`${file}: pair ${p.name}: expect ${p.expect}?`);
     if (p.expect !== 'identical' && !p.reason) throw new Error(`${file}: pair ${p.name}: ${p.expect} needs a reason`);
     for (const s of p.same ?? []) if (!STREAMS.includes(s)) throw new Error(`${file}: pair ${p.name}: same: ${s}?`);
+    const access = accessProblem(p);
+    if (access) throw new Error(`${file}: pair ${p.name}: ${access}`);
   }
   return pairs;
 }
@@ -43,19 +49,38 @@ export async function startEnvironment() {
   const dir = await mkdtemp(join(tmpdir(), 'oc-compare-'));
   const set = await buildSet();
   const server = await startRegistryServer({ dir, logLevel: 'error' });
+  const closed = `127.0.0.1:${await freePort()}`;
+  let runSet;
+  let info;
   try {
     await pushSet(server.host, set);
+    // The releases that name this registry (and this run's git repositories): their digests vary with the run.
+    runSet = await buildRunSet(server.host, closed, set.digests, await makeGitRepos(join(dir, 'git')));
+    await pushSet(server.host, runSet);
+    // The infoflag- pairs' component images and releases (info-images.mjs), also built for the run.
+    const repos = await makeChangelogRepos(join(dir, 'changelog-git'));
+    const infoSet = await buildInfoSet(server.host, closed, repos);
+    await pushSet(server.host, infoSet);
+    runSet.digests = { ...runSet.digests, ...infoSet.digests };
+    info = { set, repos };
+    // Both tools' `release new` outputs, stored (access.mjs): their digests are fixed.
+    Object.assign(set.digests, await pushNewReleases(server.host));
   } catch (err) {
     await server.stop();
     throw err;
   }
-  const closed = `127.0.0.1:${await freePort()}`;
+  // The htpasswd and tls registries of `registry:` pairs (access.mjs), started when a pair first names one.
+  const access = accessRegistries(dir, set);
   return {
     registry: server.host,
     closed,
     digests: set.digests,
+    runDigests: runSet.digests,
+    info,
     dir,
+    access,
     stop: async () => {
+      await access.stop();
       await server.stop();
       await rm(dir, { recursive: true, force: true });
     },
@@ -64,10 +89,15 @@ export async function startEnvironment() {
 
 /** `{{NAME}}` placeholders of an argument, from the environment and the pair's folder. */
 export function expand(arg, env, pairDir) {
-  return arg.replace(/\{\{(REGISTRY|CLOSED|DIR|DIGEST:([^}]+))\}\}/g, (_, name, image) => {
+  return arg.replace(/\{\{(REGISTRY|CLOSED|DIR|DIGEST:([^}]+)|RUN_DIGEST:([^}]+))\}\}/g, (_, name, image, runImage) => {
     if (name === 'REGISTRY') return env.registry;
     if (name === 'CLOSED') return env.closed;
     if (name === 'DIR') return pairDir;
+    if (runImage) {
+      const r = env.runDigests?.[runImage];
+      if (!r) throw new Error(`no image ${runImage} in the run set (images.mjs buildRunSet)`);
+      return r;
+    }
     const d = env.digests[image];
     if (!d) throw new Error(`no image ${image} in the set (images.mjs)`);
     return d;
@@ -83,6 +113,9 @@ export function template(text, env, pairDir, { mask = [], strip = [] } = {}, ext
     [pairDir, '{{DIR}}'],
     [env.registry, '{{REGISTRY}}'],
     [env.closed, '{{CLOSED}}'],
+    // The run's own folder (its git repositories) where it shows outside the pair's folder.
+    [env.dir, '{{ENV}}'],
+    ...Object.entries(env.runDigests ?? {}).map(([image, d]) => [d, `{{RUN_DIGEST:${image}}}`]),
     ...Object.entries(extra).map(([k, v]) => [v, `{{${k}}}`]),
   ]
     .filter(([from]) => from)
@@ -105,6 +138,17 @@ export async function preparePair(pair, env) {
     await writeFile(join(out, 'image-references'), 'old\n');
     await chmod(join(out, 'image-references'), 0o600);
     await writeFile(join(out, 'keep.txt'), 'keep\n');
+  } else if (pair.setup === 'icsp' || pair.setup === 'idms') {
+    // Mirrors of the components tools-mirror names on the closed port, in this registry.
+    const components = ['cli', 'cli-artifacts', 'installer', 'installer-artifacts', 'baremetal-installer', 'cloud-credential-operator'];
+    const pairs = components.map((c) => [`${env.closed}/ocp/${c}`, `${env.registry}/ocp/${c}`]);
+    const text =
+      pair.setup === 'icsp'
+        ? `apiVersion: operator.openshift.io/v1alpha1\nkind: ImageContentSourcePolicy\nmetadata:\n  name: mirrors\nspec:\n  repositoryDigestMirrors:\n${pairs.map(([s, m]) => `  - source: ${s}\n    mirrors:\n    - ${m}\n`).join('')}`
+        : `apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: mirrors\nspec:\n  imageDigestMirrors:\n${pairs.map(([s, m]) => `  - source: ${s}\n    mirrors:\n    - ${m}\n`).join('')}`;
+    await writeFile(join(pairDir, `${pair.setup}.yaml`), text);
+  } else if (pair.setup?.startsWith('info-')) {
+    await prepareInfoPair(pair.setup, pairDir, env);
   } else if (pair.setup) {
     throw new Error(`pair ${pair.name}: setup ${pair.setup}?`);
   }
@@ -115,18 +159,36 @@ export async function preparePair(pair, env) {
  * The files under `path` (or the file itself), sorted by name: `{name, mode}` and the content, as `text` (templated
  * by `t`, so masks apply) when it is UTF-8 text of at most 16 KiB, else as `sha256`; `null` when absent.
  */
-export async function snapshot(path, t = (x) => x) {
+export async function snapshot(path, t = (x) => x, withDetail = [], since = Number.POSITIVE_INFINITY) {
   const st = await lstat(path).catch(() => null);
   if (!st) return null;
+  const nulText = withDetail.includes('nul');
+  // A time within the run (a file written with the clock's time) is {{NOW}}; an older one is kept.
+  const when = (iso) => (iso !== null && Date.parse(iso) >= since ? '{{NOW}}' : iso);
+  const bytesOf = (bytes) => {
+    const text = bytes.toString('utf8');
+    if (bytes.length <= 16 << 10 && Buffer.from(text, 'utf8').equals(bytes) && (nulText || !text.includes('\0'))) return { text: t(text) };
+    return { sha256: createHash('sha256').update(bytes).digest('hex') };
+  };
+  // `snapshotWith: [archives]`: an archive is compared by its entries, not its bytes (compression may differ).
+  const archive = async (p, bytes) => {
+    if (!withDetail.includes('archives')) return undefined;
+    const list = p.endsWith('.tar.gz') ? await tarGzEntries(bytes) : p.endsWith('.zip') ? zipEntries(bytes) : undefined;
+    return list?.map(({ data, mtime, ...e }) => ({
+      ...e,
+      ...(withDetail.includes('mtime') ? { mtime: when(mtime) } : {}),
+      ...bytesOf(data),
+    }));
+  };
   const content = async (p) => {
     const bytes = await readFile(p);
-    const text = bytes.toString('utf8');
-    if (bytes.length <= 16 << 10 && Buffer.from(text, 'utf8').equals(bytes) && !text.includes('\0')) return { text: t(text) };
-    return { sha256: createHash('sha256').update(bytes).digest('hex') };
+    const entries = await archive(p, bytes);
+    return entries ? { entries } : bytesOf(bytes);
   };
   const entry = async (p, s) => ({
     name: relative(path, p) || '.',
     mode: (s.mode & 0o7777).toString(8).padStart(4, '0'),
+    ...(s.isFile() && withDetail.includes('mtime') ? { mtime: when(s.mtime.toISOString()) } : {}),
     ...(s.isFile() ? await content(p) : { type: s.isDirectory() ? 'dir' : 'other' }),
   });
   if (!st.isDirectory()) return [await entry(path, st)];
@@ -144,12 +206,18 @@ export async function snapshot(path, t = (x) => x) {
 }
 
 /** One run of a pair, templated: `{stdout, stderr, exitCode, files}` (files `undefined` without `snapshot:`). */
-export async function runPair(pair, env, run, extra = {}) {
+export async function runPair(pair, outer, run, extra = {}) {
+  // The pair's registry as {{REGISTRY}}, its credentials and files (access.mjs); `run` gets the variables.
+  const env = outer.access ? await outer.access.view(pair, outer) : outer;
+  // Whole seconds: tar and zip keep times to the second (zip's DOS time to two).
+  const since = Math.floor(Date.now() / 2000) * 2000 - 2000;
   const pairDir = await preparePair(pair, env);
-  const args = pair.args.map((a) => expand(a, env, pairDir));
-  const r = await run(args, pairDir);
-  const t = (s) => template(s, env, pairDir, pair, extra);
-  const files = pair.snapshot ? await snapshot(expand(pair.snapshot, env, pairDir), t) : undefined;
+  const x = (a) => expand(expandAccess(a, env), env, pairDir);
+  const vars = await pairVariables(pair, pairDir, x);
+  const args = pair.args.map(x);
+  const r = await run(args, pairDir, vars);
+  const t = (s) => template(s, env, pairDir, pair, { ...extra, ...(env.ca ? { CA: env.ca } : {}) });
+  const files = pair.snapshot ? await snapshot(expand(pair.snapshot, env, pairDir), t, pair.snapshotWith ?? [], since) : undefined;
   return { stdout: t(r.stdout), stderr: t(r.stderr), exitCode: r.exitCode, ...(files !== undefined ? { files } : {}) };
 }
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { env } from '../context.js';
 import { envFlag } from '../env-flag.js';
 import type { Warning } from '../errors.js';
+import type { MirrorSet } from '../registry/mirrors.js';
 import type { SourceOptions } from '../registry/types.js';
 import { info, warn } from '../output/terminal.js';
 import { progressBar } from '../output/progress.js';
@@ -17,6 +18,10 @@ export interface RegistryOptionValues {
   cacheDir?: string;
   /** false with --no-cache */
   cache?: boolean;
+  /** Digest mirrors read from --icsp-file / --idms-file by the commands that take them (release-info-flags.ts). */
+  mirrors?: MirrorSet;
+  /** --dir: where file:// references are read from. */
+  dir?: string;
 }
 
 /** The registry and image-selection flags oc's release commands take. */
@@ -50,6 +55,8 @@ export async function sourceOptions(o: RegistryOptionValues, state: { verificati
     ...(o.certificateAuthority !== undefined ? { caFile: o.certificateAuthority } : {}),
     ...(o.skipVerification ? { skipVerification: true } : {}),
     ...(cache ? { cache } : {}),
+    ...(o.mirrors ? { mirrors: o.mirrors } : {}),
+    ...(o.dir !== undefined ? { fileDir: o.dir } : {}),
     onWarning: (w: Warning) => {
       progress.done();
       if (VERIFICATION_FAILURES.has(w.code)) state.verificationFailed = true;

@@ -9,24 +9,21 @@ import { checkConflicts, type FlagRule } from './conflicts.js';
 import { checkOsImageFlags, osImageConflicts } from './os-image-flags.js';
 import { readImages } from './open-image.js';
 import { settingsFrom } from './options.js';
-import { OS_FLAGS, type NewOptions } from './release-new-options.js';
-import { readText } from '../files/read.js';
+import { OS_FLAGS, publishOptions, splitList, type NewOptions } from './release-new-options.js';
 import * as term from '../output/terminal.js';
 import { CREATE_PREFIX, MissingImagesError } from '../release/new/assemble.js';
 import { createdTime } from '../release/new/created.js';
 import { assembleFromRelease } from '../release/new/from-release.js';
-import { publishFromRelease, releaseByTag } from '../release/new/from-release-output.js';
-import { parseMappings } from '../release/new/mappings.js';
-import { releaseMetadata } from '../release/new/metadata.js';
+import { publishableFromRelease, releaseByTag } from '../release/new/from-release-output.js';
+import type { Mapping } from '../release/new/mappings.js';
+import { publishRelease } from '../release/new/output.js';
 import { describeOsChange, planOsSwap } from '../release/new/os-swap.js';
-import * as target from '../release/new/target.js';
 import { osImageLocation } from '../release/os-image-config.js';
 import { openImage } from '../registry/open.js';
 import { resolveBuild } from '../rhcos/resolve.js';
 import { settingsFromPinsFile } from '../verify/pins.js';
 
 const FROM_RELEASE_CONFLICTS: FlagRule[] = [
-  { rule: 'excludes', flags: ['output', 'toImage', 'toFile', 'toDir'], message: '-o json prints the image-references and writes nothing' },
   {
     rule: 'excludes',
     flags: ['pins', 'build', 'channel'],
@@ -35,25 +32,10 @@ const FROM_RELEASE_CONFLICTS: FlagRule[] = [
   ...osImageConflicts('swaps'),
 ];
 
-const split = (values: string[]) => values.flatMap((v) => v.split(',')).filter(Boolean);
-
-export async function runFromRelease(mappingArgs: string[], o: NewOptions): Promise<void> {
+export async function runFromRelease(mappings: Mapping[], o: NewOptions): Promise<void> {
   checkConflicts(o, FROM_RELEASE_CONFLICTS);
   const release = o.fromRelease!;
   if (release === '') throw new UsageError('--from-release: the image is empty');
-  if (o.output !== undefined && o.output !== 'json')
-    throw new UsageError(`--output: only json is supported with --from-release, not ${JSON.stringify(o.output)}`);
-
-  let mappingFile: { path: string; text: string } | undefined;
-  if (o.mappingFile !== undefined) {
-    mappingFile = { path: o.mappingFile, text: await readText(o.mappingFile) };
-  }
-  const mappings = parseMappings(mappingArgs, mappingFile);
-  // Checked before any network, in oc's words.
-  if (o.name !== undefined) releaseMetadata({ name: o.name });
-  if (o.metadata !== undefined) releaseMetadata({ name: '0.0.1', metadataJson: o.metadata });
-  for (const v of [...o.previous, ...o.next]) releaseMetadata({ name: '0.0.1', previous: [v] });
-  if (o.toImage !== undefined) target.checkPushTarget(o.toImage);
   const created = createdTime(o.created);
 
   const wantsOs = OS_FLAGS.some((k) => o[k] !== undefined && o[k] !== false);
@@ -90,12 +72,13 @@ export async function runFromRelease(mappingArgs: string[], o: NewOptions): Prom
         cache,
         filterByOs: o.keepManifestList ? 'linux/amd64' : o.filterByOs,
         mappings,
-        exclude: split(o.exclude),
-        include: split(o.include),
-        name: o.name,
+        exclude: splitList(o.exclude),
+        include: splitList(o.include),
+        name: o.name || undefined,
         previous: o.previous,
         next: o.next,
         metadataJson: o.metadata,
+        componentVersions: o.componentVersions !== undefined || o.componentVersionsDisplayNames !== undefined,
         toImageBase: o.toImageBase,
         toImageBaseTag: o.toImageBaseTag,
         keepManifestList: o.keepManifestList,
@@ -139,17 +122,10 @@ export async function runFromRelease(mappingArgs: string[], o: NewOptions): Prom
       term.outRaw(result.json);
       return result;
     }
-    await publishFromRelease(result, {
-      toDir: o.toDir,
-      toFile: o.toFile,
-      toImage: o.toImage,
-      dryRun: o.dryRun,
-      filterByOs: o.keepManifestList ? 'linux/amd64' : o.filterByOs,
-      toImageBaseTag: o.toImageBaseTag,
+    await publishRelease(publishableFromRelease(result), {
+      ...publishOptions(o, opts),
+      // The release's components (and its base) are found where the release is: its registry, or its layout.
       open: openComponent,
-      sourceOptions: opts,
-      out: term.out,
-      info: (line) => term.info(`info: ${line}`),
     });
     return result;
   });

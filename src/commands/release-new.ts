@@ -1,84 +1,106 @@
 import { Command } from 'commander';
 import { setExitCode } from '../context.js';
-import { UsageError } from '../errors.js';
+import { UsageError, describe } from '../errors.js';
 import { checkConflicts, flagName, type FlagRule } from './conflicts.js';
 import { readImages } from './open-image.js';
 import { addSettingsOptions, examples } from './options.js';
 import { addRegistryOptions } from './registry-options.js';
-import { OS_FLAGS, type NewOptions } from './release-new-options.js';
+import { metadataFor, OS_FLAGS, publishOptions, splitList, type NewOptions } from './release-new-options.js';
 import { runFromRelease } from './release-new-from-release.js';
+import { runFromStream } from './release-new-from-stream.js';
 import { createdTime } from '../release/new/created.js';
-import { parseMappings } from '../release/new/mappings.js';
-import { releaseMetadata } from '../release/new/metadata.js';
+import { parseMappings, type Mapping } from '../release/new/mappings.js';
+import { checkMetadataJson, releaseMetadata } from '../release/new/metadata.js';
 import { CREATE_PREFIX, MissingImagesError, assemblePayload } from '../release/new/assemble.js';
-import * as targetModule from '../release/new/target.js';
-import { error, info, out } from '../output/terminal.js';
-import { readText } from '../files/read.js';
-import * as publishModule from '../release/new/publish.js';
+import { publishRelease } from '../release/new/output.js';
 import { writeReleaseDir } from '../release/new/publish.js';
-import { composeReleaseImage, loadBase } from '../release/new/image.js';
+import * as targetModule from '../release/new/target.js';
+import { parseComponentVersions } from '../release/references.js';
+import { error, info, outRaw, warn } from '../output/terminal.js';
+import { readText } from '../files/read.js';
 
 const collect = (v: string, acc: string[]) => [...acc, v];
 
 const NEW_CONFLICTS: FlagRule[] = [
-  { rule: 'at-most-one', flags: ['fromDir', 'fromRelease'], message: 'only one of --from-release or --from-dir may be specified' },
-  { rule: 'at-most-one', flags: ['toImage', 'toFile', 'toDir'], message: 'give exactly one of --to-image, --to-file and --to-dir' },
+  {
+    rule: 'at-most-one',
+    flags: ['fromImageStream', 'fromImageStreamFile', 'fromRelease', 'fromDir'],
+    message: 'only one of --from-image-stream, --from-image-stream-file, --from-release, or --from-dir may be specified',
+  },
+  { rule: 'at-most-one', flags: ['toImage', 'toFile', 'toDir'], message: 'give at most one of --to-image, --to-file and --to-dir' },
+  { rule: 'excludes', flags: ['output', 'toImage', 'toFile', 'toDir'], message: '-o json prints the image-references and writes nothing' },
 ];
 
-/** Flags of --from-release only (the others are shared with --from-dir). */
-export const FROM_RELEASE_ONLY = [
-  'exclude',
-  'toImageBaseTag',
-  'keepManifestList',
-  'output',
-  'referenceMode',
-  'dryRun',
-  'fullRebuild',
-  'allowTag',
-  ...OS_FLAGS,
-] as const;
+/** Flags of --from-release only (the others apply to every input). */
+export const FROM_RELEASE_ONLY = ['fullRebuild', 'allowTag', ...OS_FLAGS] as const;
+
+/** The inputs oc reads that osimage does not: each refused with what to do instead. */
+const FROM_IMAGE_STREAM_LEFT_OUT =
+  '--from-image-stream reads an image stream from a cluster, and osimage has no cluster client: save it with ' +
+  '`oc get imagestream NAME -n NAMESPACE -o json > is.json` and pass -f is.json';
+const MIRROR_LEFT_OUT =
+  '--mirror copies every image of the release to another repository, which osimage does not do: build the release, ' +
+  'then mirror it with `oc adm release mirror`';
 
 export function newCommand(): Command {
   const cmd = addRegistryOptions(new Command('new'))
     .description(
       'Assemble a release payload, as `oc adm release new` does: from a folder of operator manifests and input images ' +
-        '(--from-dir), or from an existing release with some images replaced (--from-release; with an RHCOS build, every ' +
-        'OS tag of the release is swapped to that build), and push it (--to-image), write it as an oci-archive (--to-file) ' +
-        'or as flat manifests (--to-dir). With --from-release and no output, a dry run prints the digest.',
+        '(--from-dir), from an ImageStream file (-f), from an existing release with some images replaced (--from-release; ' +
+        'with an RHCOS build, every OS tag of the release is swapped to that build), or from TAG=PULLSPEC mappings alone, ' +
+        'and push it (--to-image), write it as an oci-archive (--to-file) or as flat manifests (--to-dir). With no output, ' +
+        'a dry run prints the digest.',
     )
     .argument('[mappings...]', 'TAG=PULLSPEC overrides of input images')
     .option(
       '--from-dir <dir>',
       'DIR/image-references lists the input images; each DIR/<operator>/ holds its manifests and image-references',
     )
+    .option('-f, --from-image-stream-file <file>', 'the input images: an ImageStream file (JSON or YAML; - for stdin, or an http(s) URL)')
     .option('--from-release <image>', 'start from this release image: its images, operators, name and metadata (oc --from-release)')
-    .option('--name <version>', "the release version (semver), e.g. 4.99.0 (default with --from-release: the input's)")
+    .option('--from-image-stream <name>', 'left out: needs a cluster (save the stream to a file and use -f)')
+    .option(
+      '--name <version>',
+      "the release version (semver), e.g. 4.99.0 (default: 0.0.1-<creation time>; with --from-release, the input's)",
+    )
     .option('--previous <versions>', 'versions this release can upgrade from (repeatable, or comma-separated)', collect, [])
     .option('--next <version>', 'versions this release can upgrade to (repeatable, or comma-separated)', collect, [])
     .option('--metadata <json>', 'a JSON object stored as release-metadata "metadata"')
     .option('--mapping-file <file>', 'TAG=PULLSPEC pairs, space- or line-separated; # starts a comment')
     .option('--include <tag>', 'keep this input tag even when no operator references it (repeatable, or comma-separated)', collect, [])
+    .option(
+      '--exclude <tag>',
+      'leave this tag out (repeatable, or comma-separated; an unknown tag is ignored); with --from-dir, an operator folder and its mapping',
+      collect,
+      [],
+    )
     .option('--allow-missing-images', 'leave references to tags the inputs lack unchanged instead of failing')
     .option('--skip-manifest-check', 'do not check that manifests are Kubernetes objects')
+    .option('--component-versions <pairs>', 'NAME=VERSION[,…]: checked as oc checks them; oc 4.13 writes them nowhere')
+    .option('--component-versions-display-names <pairs>', 'NAME=DISPLAY NAME[,…]: checked with --component-versions; written nowhere')
+    .option(
+      '--reference-mode <mode>',
+      "-f: public (default: the stream's public repository and each digest) or source (the pullspecs as given); ignored otherwise, as in oc",
+    )
+    .option('--release-manifest', 'accepted and ignored, as oc 4.13 reads it nowhere')
     .option('--to-image-base <image>', 'base image the release layer is appended to (layers are mounted or copied)')
+    .option(
+      '--to-image-base-tag <tag>',
+      "the input tag the release layer goes on when no --to-image-base is given (default cluster-version-operator; '' for none)",
+    )
+    .option('--keep-manifest-list', 'a base that is a manifest list gives a list: the release layer on each of its images')
     .option('--created <time>', 'creation time (RFC 3339); default $SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z')
     .option('--to-image <image>', 'push the release image to this repository[:tag] (tag defaults to the version)')
     .option('--to-file <file>', 'write the release image as an oci-archive (tag: the version)')
     .option('--to-dir <dir>', 'write the payload manifests, flat, into this folder')
     .option(
-      '--exclude <tag>',
-      '--from-release: leave this tag out (repeatable, or comma-separated; an unknown tag is ignored)',
-      collect,
-      [],
+      '--to-signature <file>',
+      'with --to-image: write the message to sign for the pushed image (an "atomic container signature" claim, as oc writes it)',
     )
-    .option(
-      '--to-image-base-tag <tag>',
-      "--from-release: the input tag the release layer goes on when the release's base-image-digest names none (default cluster-version-operator)",
-    )
-    .option('--keep-manifest-list', '--from-release: read manifest lists as linux/amd64; without a base match, build on the input release')
-    .option('-o, --output <format>', '--from-release: json prints the resulting image-references and stops')
-    .option('--reference-mode <mode>', '--from-release: accepted and ignored, as oc ignores it there')
-    .option('--dry-run', '--from-release: build the image but push nothing; print its digest line')
+    .option('--dry-run', 'with --to-image: build the image but push nothing; print its digest line')
+    .option('-o, --output <format>', 'json prints the resulting image-references and stops')
+    .option('--dir <dir>', "oc's folder for the manifests it extracts: osimage reads them into memory and writes nothing there")
+    .option('--mirror <repository>', 'left out: mirror the release with oc adm release mirror after building it')
     .option(
       '--full-rebuild',
       "--from-release: read every operator image's manifests, as oc does, instead of keeping the release's files where they cannot change",
@@ -101,87 +123,99 @@ export function newCommand(): Command {
         'osimage release info oci-archive:release.tar:4.99.0',
         'osimage release new --from-dir payload --name 4.99.0 machine-os-content=quay.io/ocp/os@sha256:… \\\n      --to-image-base quay.io/ocp/cvo@sha256:… --to-image registry.example/ocp/release:4.99.0',
         'osimage release new --from-dir payload --name 4.99.0 --mapping-file overrides.txt --to-dir out/',
+        'osimage release new -f is.json --reference-mode source --name 4.99.0 --to-image registry.example/ocp/release:4.99.0',
         'osimage release new --from-release quay.io/ocp/release:4.16.3-x86_64 rhel-coreos=quay.io/x/os@sha256:… --to-image registry.example/ocp/release:4.16.3-os',
         'osimage release new --from-release quay.io/ocp/release:4.16.3-x86_64 --base-url https://rhcos.example/prod/streams \\\n      --channel 4.16-9.4/builds --build 416.94.202406251923-0 --to-image registry.example/ocp/release:4.16.3-os',
         'osimage release new --from-release oci-archive:hack/sample/components.oci-archive:4.16.3 --os --pins release.sh --to-file swapped.tar',
       ]),
     )
     .action(async (mappingArgs: string[], o: NewOptions) => {
-      checkConflicts(o, NEW_CONFLICTS);
+      const mappings = await checkNewOptions(mappingArgs, o);
       if (o.fromRelease !== undefined) {
-        await runFromRelease(mappingArgs, o);
+        await runFromRelease(mappings, o);
         return;
       }
-      const stray = FROM_RELEASE_ONLY.filter((k) => o[k] !== undefined && o[k] !== false && !(Array.isArray(o[k]) && o[k].length === 0));
+      const stray = FROM_RELEASE_ONLY.filter((k) => o[k] !== undefined && o[k] !== false);
       if (stray.length > 0) throw new UsageError(`${stray.map(flagName).join(', ')} only apply with --from-release`);
-      const { fromDir, name } = o;
-      if (fromDir === undefined) throw new UsageError('must specify --from-dir or --from-release');
-      if (name === undefined) throw new UsageError("required option '--name <version>' not specified");
-      if (o.toImage === undefined && o.toFile === undefined && o.toDir === undefined)
-        throw new UsageError('give exactly one of --to-image, --to-file and --to-dir');
-      const created = createdTime(o.created);
-      const target = targetModule;
-
-      let mappingFile: { path: string; text: string } | undefined;
-      if (o.mappingFile !== undefined) {
-        mappingFile = { path: o.mappingFile, text: await readText(o.mappingFile) };
-      }
-      const mappings = parseMappings(mappingArgs, mappingFile);
-      const metadata = releaseMetadata({
-        name,
-        previous: o.previous,
-        next: o.next,
-        ...(o.metadata !== undefined ? { metadataJson: o.metadata } : {}),
-      });
-      if (o.toImage !== undefined) target.checkPushTarget(o.toImage);
-
-      info(`info: Using ${fromDir} as the input to the release`);
-      let payload;
-      try {
-        payload = await assemblePayload({
-          onInfo: (line) => info(`info: ${line}`),
-          fromDir,
-          metadata,
-          mappings,
-          created,
-          include: o.include.flatMap((t) => t.split(',')).filter(Boolean),
-          ...(o.allowMissingImages ? { allowMissingImages: true } : {}),
-          ...(o.skipManifestCheck ? { skipManifestCheck: true } : {}),
-        });
-      } catch (err) {
-        if (err instanceof MissingImagesError) {
-          for (const p of err.problems) error(`${CREATE_PREFIX}${p.message}`);
-          setExitCode(1);
-          return;
-        }
-        throw err;
-      }
-
-      if (o.toDir !== undefined) {
-        await writeReleaseDir(payload.files, o.toDir);
-        return;
-      }
-      const publish = publishModule;
-      const tag = target.releaseTag(metadata.version);
-      const written = await readImages(o, async (open, opts) => {
-        const baseSource = o.toImageBase !== undefined ? await open(o.toImageBase) : undefined;
-        const base = baseSource ? await loadBase(baseSource, o.filterByOs) : undefined;
-        const image = await composeReleaseImage({ name: metadata.version, files: payload.files, created, ...(base ? { base } : {}) });
-        if (o.toFile !== undefined) {
-          await publish.writeReleaseArchive(image, o.toFile, tag, baseSource);
-          return { digest: image.manifest.descriptor.digest, name: `oci-archive:${o.toFile}:${tag}` };
-        }
-        const name = target.pushTarget(o.toImage!, metadata.version);
-        const digest = await publish.pushRelease(image, name, baseSource, {
-          ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}),
-          ...(opts.insecure ? { insecure: true } : {}),
-          ...(opts.caFile ? { caFile: opts.caFile } : {}),
-          ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
-          ...(o.toImageBase !== undefined ? target.baseRepository(o.toImageBase) : {}),
-        });
-        info(`info: Pushed to ${o.toImage}`);
-        return { digest, name };
-      });
-      out(`${written.digest} ${metadata.version} ${created}`);
+      if (o.fromDir !== undefined) await runFromDir(o.fromDir, mappings, o);
+      else await runFromStream(mappings, o);
     });
+}
+
+/**
+ * What every input checks before anything is read, in oc's order and words: the mappings, one input (or mappings
+ * alone), --to-signature with --to-image, --component-versions, --name, --metadata; then osimage's own checks.
+ */
+async function checkNewOptions(mappingArgs: string[], o: NewOptions): Promise<Mapping[]> {
+  checkConflicts(o, NEW_CONFLICTS);
+  if (o.fromImageStream !== undefined) throw new UsageError(FROM_IMAGE_STREAM_LEFT_OUT);
+  if (o.mirror !== undefined) throw new UsageError(MIRROR_LEFT_OUT);
+  if (o.output !== undefined && o.output !== 'json')
+    throw new UsageError(`--output: only json is supported, not ${JSON.stringify(o.output)}`);
+  let mappingFile: { path: string; text: string } | undefined;
+  if (o.mappingFile !== undefined) mappingFile = { path: o.mappingFile, text: await readText(o.mappingFile) };
+  const mappings = parseMappings(mappingArgs, mappingFile);
+  const hasInput = [o.fromDir, o.fromRelease, o.fromImageStreamFile].some((v) => v !== undefined);
+  if (!hasInput && mappings.length === 0) throw new UsageError('must specify image mappings when no other source is defined');
+  if (o.toSignature !== undefined && o.toImage === undefined) throw new UsageError('--to-signature requires --to-image');
+  try {
+    parseComponentVersions(o.componentVersions ?? '', o.componentVersionsDisplayNames ?? '');
+  } catch (err) {
+    throw new UsageError(`--component-versions is invalid: ${describe(err)}`);
+  }
+  // An empty --name is no name, as in oc.
+  if (o.name) releaseMetadata({ name: o.name });
+  if (o.metadata !== undefined && o.metadata !== '') checkMetadataJson(o.metadata);
+  for (const v of [...o.previous, ...o.next]) releaseMetadata({ name: '0.0.1', previous: [v] });
+  if (o.toImage !== undefined) targetModule.checkPushTarget(o.toImage);
+  createdTime(o.created);
+  // oc extracts the operator images' manifests into --dir; osimage keeps them in memory (a folder input has none).
+  if (o.dir !== undefined && o.fromDir === undefined)
+    warn(`--dir ${o.dir}: osimage reads the operator manifests into memory and writes nothing there`);
+  return mappings;
+}
+
+async function runFromDir(fromDir: string, mappings: Mapping[], o: NewOptions): Promise<void> {
+  const created = createdTime(o.created);
+  const metadata = metadataFor(o, created);
+  info(`info: Using ${fromDir} as the input to the release`);
+  let payload;
+  try {
+    payload = await assemblePayload({
+      onInfo: (line) => info(`info: ${line}`),
+      fromDir,
+      metadata,
+      mappings,
+      created,
+      include: splitList(o.include),
+      exclude: splitList(o.exclude),
+      toImageBaseTag: o.toImageBaseTag,
+      jsonOnly: o.output === 'json',
+      ...(o.allowMissingImages ? { allowMissingImages: true } : {}),
+      ...(o.skipManifestCheck ? { skipManifestCheck: true } : {}),
+    });
+  } catch (err) {
+    if (err instanceof MissingImagesError) {
+      for (const p of err.problems) error(`${CREATE_PREFIX}${p.message}`);
+      setExitCode(1);
+      return;
+    }
+    throw err;
+  }
+  if (payload.json !== undefined) {
+    outRaw(payload.json);
+    return;
+  }
+  if (o.toDir !== undefined) {
+    await writeReleaseDir(payload.files, o.toDir);
+    return;
+  }
+  const publishable = {
+    version: metadata.version,
+    imageStream: payload.imageStream,
+    files: payload.files,
+    created,
+    base: o.toImageBase,
+  };
+  await readImages(o, (_open, opts) => publishRelease(publishable, publishOptions(o, opts, { fileBaseGivenOnly: true })));
 }

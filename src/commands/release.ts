@@ -1,33 +1,32 @@
 import { Command, Option } from 'commander';
 import { OsimageError, UsageError } from '../errors.js';
-import { checkConflicts, flagName, type FlagRule } from './conflicts.js';
+import { checkConflicts, type FlagRule } from './conflicts.js';
 import { readImages } from './open-image.js';
-import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
+import { examples, outputOption } from './options.js';
 import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
 import { newCommand } from './release-new.js';
+import * as infoFlags from './release-info-flags.js';
+import { addInfoFlags, type InfoFlagValues } from './release-info-flags.js';
+import { diffCommand } from './release-diff.js';
 import * as outputFormatModule from '../output/output-format.js';
-import { createdString, loadReleaseInfo } from '../release/info.js';
+import { loadReleaseInfo } from '../release/info.js';
 import * as releaseView from '../output/release-view.js';
-import { error, info, out, outRaw } from '../output/terminal.js';
+import { error, out, outRaw } from '../output/terminal.js';
 import { imageFor } from '../oci/image-stream.js';
 import * as ocReleaseInfo from '../oc/release-info.js';
 import { toJson } from '../oc/release-info.js';
-import { diffReleases } from '../release/diff.js';
-import * as releaseDiffView from '../output/release-diff-view.js';
-import { env } from '../context.js';
-import { releasePackageChanges } from '../packages/release-packages.js';
-import * as packageDiffView from '../output/package-diff-view.js';
+import { readReleaseChanges } from '../release/changes.js';
+import * as changesView from '../output/changes-view.js';
+import * as ocChanges from '../oc/changes.js';
+import { OUTPUT_FORMATS } from '../output/output-format.js';
 import { json } from '../output/format.js';
-import { isNotable } from '../packages/notable.js';
-import { extractFile, extractTree } from '../release/extract.js';
-import { escapeText } from '../output/escape.js';
+import { extractCommand } from './release-extract.js';
 import { releaseOsStreams } from '../release/os-image-config.js';
 import * as osStreamsView from '../output/os-streams-view.js';
 import * as bootimagesModule from '../release/bootimages.js';
 import { renderBootimages } from '../output/bootimages-view.js';
 
-interface InfoOptions extends RegistryOptionValues, SettingsOptionValues {
-  packages?: boolean;
+interface InfoOptions extends InfoFlagValues {
   imageFor?: string;
   pullspecs?: boolean;
   commits?: boolean;
@@ -40,49 +39,31 @@ interface InfoOptions extends RegistryOptionValues, SettingsOptionValues {
   allowMissingTemplateKeys: boolean;
 }
 
-interface ExtractOptions extends RegistryOptionValues {
-  file?: string;
-  to?: string;
-}
-
-/** oc's words, even for the flags osimage lacks (--contents, --size, --verify). */
+/** oc's words. */
 const INFO_CONFLICTS: FlagRule[] = [
   {
     rule: 'at-most-one',
-    flags: ['imageFor', 'commits', 'commitUrls', 'pullspecs'],
+    flags: ['imageFor', 'commits', 'commitUrls', 'pullspecs', 'contents', 'size', 'verify'],
     message: 'only one of --commits, --commit-urls, --pullspecs, --contents, --size, --verify may be specified',
   },
   { rule: 'at-most-one', flags: ['output', 'imageFor'], message: '--output and --image-for may not both be specified' },
 ];
 
-const CHANGES_FROM_CONFLICTS: FlagRule[] = [
-  {
-    rule: 'excludes',
-    flags: ['changesFrom', 'imageFor', 'pullspecs', 'commits', 'commitUrls', 'output'],
-    allowed: { output: ['json'] },
-    message: (given) => `--changes-from may not be combined with ${given.join(', ')} (it shows a diff as text or -o json)`,
-  },
-];
-
-/** The release-browser flags apply only to --changes-from (its RHCOS packages section). */
-const CHANGES_FROM_ONLY = ['packages', 'baseUrl', 'channel', 'arch'] as const;
-
-const EXTRACT_CONFLICTS: FlagRule[] = [{ rule: 'at-most-one', flags: ['to', 'file'], message: 'only one of --to and --file may be set' }];
-
 const REFERENCE_HELP = 'IMAGE is a registry reference (quay.io/ns/release:tag or @sha256:…), oci:DIR[:TAG] or oci-archive:FILE[:TAG].';
 
 function infoCommand(): Command {
-  return addSettingsOptions(addRegistryOptions(new Command('info')), { build: false })
-    .description(`Show what a release image holds: name, digest, metadata, component versions and images.\n${REFERENCE_HELP}`)
-    .argument('<image>', 'the release image')
+  return addInfoFlags(addRegistryOptions(new Command('info')))
+    .description(
+      `Show what a release image holds: name, digest, metadata, component versions and images. With two images (or --changes-from OLD), compare them as oc does.\n${REFERENCE_HELP}`,
+    )
+    .argument('<image...>', 'the release image (two: OLD NEW, compared as with --changes-from OLD)')
     .option('--image-for <tag>', 'print the pull spec of this component image only')
     .option('--pullspecs', "show each image's pull spec instead of its digest")
     .option('--commits', 'show the source repository and commit of each image')
     .option('--commit-urls', 'show a link to the source commit of each image')
-    .option('--changes-from <old>', 'show what changed from release OLD to IMAGE: machine-os, component versions, images (text or -o json)')
     .option(
-      '--packages',
-      'with --changes-from: list every RHCOS package change, not only the notable ones (needs the release browser: --base-url)',
+      '--changes-from <old>',
+      "show what changed from release OLD to IMAGE, as oc shows it (images by digest, or --commits; -o json); osimage's own report is `release diff`",
     )
     .option(
       '-o, --output <format>',
@@ -110,21 +91,31 @@ function infoCommand(): Command {
         'osimage release info -o go-template=\'{{range .references.spec.tags}}{{.name}}{{"\\n"}}{{end}}\' oci:./layout:4.13.1',
         'osimage release info --filter-by-os linux/arm64 quay.io/openshift-release-dev/ocp-release:4.16.0-multi',
         'osimage release info --changes-from quay.io/openshift-release-dev/ocp-release:4.13.0-x86_64 quay.io/openshift-release-dev/ocp-release:4.13.1-x86_64',
-        'osimage release info --changes-from OLD NEW --base-url https://RELEASE-BROWSER/storage/prod/streams --channel 4.18-9.4/builds --packages',
+        'osimage release info quay.io/openshift-release-dev/ocp-release:4.13.0-x86_64 quay.io/openshift-release-dev/ocp-release:4.13.1-x86_64 --commits',
+        'osimage release info --size oci-archive:hack/sample/components.oci-archive:4.16.3',
+        'osimage release info --verify quay.io/openshift-release-dev/ocp-release@sha256:… quay.io/openshift-release-dev/ocp-release@sha256:…',
+        'osimage release info --icsp-file icsp.yaml --include-images -o json MIRRORED/ocp/release@sha256:…',
+        'osimage release info --dir ./mirror file://openshift/release:4.13.1-x86_64 --contents',
+        'osimage release info --changelog ~/changelog --changes-from OLD NEW',
+        'osimage release info --bugs ~/changelog --skip-bug-check -o name OLD NEW',
       ]),
     )
-    .action(async (image: string, o: InfoOptions) => {
-      if (o.changesFrom !== undefined) return changesFrom(o.changesFrom, image, o);
-      const misplaced = CHANGES_FROM_ONLY.filter((k) => o[k] !== undefined);
-      if (misplaced.length > 0) {
-        throw new UsageError(`${misplaced.map(flagName).join(', ')} only apply with --changes-from (its RHCOS packages section)`);
-      }
+    .action(async (images: string[], o: InfoOptions) => {
       checkConflicts(o, INFO_CONFLICTS);
+      await infoFlags.prepareInfoFlags(images, o);
+      if (o.verify) return infoFlags.verifyReleases(images, o);
+      const comparison = comparisonOf(images, o);
+      if (comparison && (o.changelog || o.bugs)) return infoFlags.showChangelog(comparison.from, comparison.to, o);
+      if (comparison) return changesFrom(comparison.from, comparison.to, o);
+      if (images.length > 1) throw new UsageError(`too many arguments for 'info'. Expected 1 argument but got ${images.length}.`);
+      const image = images[0]!;
       // output-format.ts loads the JSONPath and Go template engines only for an -o that names one.
       const format = o.output !== undefined ? await outputFormatModule.parseOutputFormat(o.output, o.template) : undefined;
+      // --contents wins over -o, as in oc, once -o has been checked.
+      if (o.contents) return infoFlags.showContents(image, o);
       const view = releaseView;
       const referencesOnly = o.imageFor !== undefined || format === 'name' || format === 'pullspec' || format === 'digest';
-      const info = await readImages(o, async (open) => loadReleaseInfo(image, await open(image), { ...filterOf(o), referencesOnly }));
+      const info = await readImages(o, (open) => infoFlags.loadInfo(image, open, o, { ...filterOf(o), referencesOnly }));
       if (o.imageFor !== undefined) {
         const pull = imageFor(info.references, o.imageFor);
         if (!pull) throw new OsimageError(`no image tag "${o.imageFor}" exists in the release image ${image}`);
@@ -150,76 +141,68 @@ function infoCommand(): Command {
         for (const e of r.errors) error(e);
         return;
       }
-      outRaw(view.renderInfo(info, o.pullspecs ? 'pullspecs' : o.commits ? 'commits' : o.commitUrls ? 'commit-urls' : 'digest'));
+      const table = o.pullspecs ? 'pullspecs' : o.commits ? 'commits' : o.commitUrls ? 'commit-urls' : 'digest';
+      outRaw(view.renderInfo(info, table, infoFlags.sizeSection(info, o)));
     });
+}
+
+/** The flags a comparison reads; `--contents` and `--verify` change what `info` does with two releases. */
+interface ComparisonOptions extends InfoFlagValues {
+  commits?: boolean;
 }
 
 /**
- * `--changes-from OLD NEW`: a diff of two releases. Only the text view and -o json apply to it. With a release
- * browser (--base-url or RHCOS_BASE_URL), an "RHCOS packages" section too: the package diff of the two
- * releases' machine-os builds; when it cannot be had, one `info:` line says why and the exit code is unchanged.
- * Without one it is skipped silently (the historical default host no longer answers: never wait on it).
+ * Whether `info` compares two releases, as oc decides: `--changes-from OLD` (an empty value is no value), or
+ * exactly two images without `--verify`, the first being OLD. One IMAGE is needed beside OLD.
  */
-async function changesFrom(oldImage: string, newImage: string, o: InfoOptions): Promise<void> {
-  checkConflicts(o, CHANGES_FROM_CONFLICTS);
-  if (oldImage === '') throw new UsageError('--changes-from: the image is empty');
-  const view = releaseDiffView;
-  const wantPackages = o.baseUrl !== undefined || (env().RHCOS_BASE_URL ?? '') !== '';
-  const settings = wantPackages ? settingsFrom(o) : undefined;
-  const { diff, packages } = await readImages(o, async (open, opts) => {
-    const oldInfo = await loadReleaseInfo(oldImage, await open(oldImage), filterOf(o));
-    const newInfo = await loadReleaseInfo(newImage, await open(newImage), filterOf(o));
-    const diff = diffReleases(oldInfo, newInfo);
-    if (!settings) return { diff, packages: undefined };
-    return { diff, packages: await releasePackageChanges(oldInfo, newInfo, settings, opts, o.filterByOs) };
-  });
-  if (packages && 'skipped' in packages) info(`info: RHCOS packages not shown: ${packages.skipped}`);
-  const pkgView = packages ? packageDiffView : undefined;
-  if (o.output === 'json') {
-    const extra = !packages
-      ? {}
-      : { rhcosPackages: 'report' in packages ? pkgView!.buildDiffJson(packages.report) : { skipped: packages.skipped } };
-    out(json({ ...view.releaseDiffJson(diff), ...extra }));
-    return;
+function comparisonOf(images: string[], o: ComparisonOptions): { from: string; to: string } | undefined {
+  let from = o.changesFrom ?? '';
+  let rest = images;
+  if (from === '' && images.length === 2 && !o.verify) [from, ...rest] = images as [string, string];
+  if (from === '' || o.verify) return undefined;
+  if (rest.length !== 1) {
+    // oc checks the -o name first.
+    checkOutputName(o.output ?? '');
+    throw new UsageError('must specify a single release image as argument when comparing to another release image');
   }
-  const section =
-    packages && 'report' in packages
-      ? pkgView!.renderPackagesSection(packages.report, { full: o.packages === true, notable: isNotable })
-      : '';
-  out(view.renderDiff(diff) + section);
+  return { from, to: rest[0]! };
 }
 
-function extractCommand(): Command {
-  return addRegistryOptions(new Command('extract'))
-    .description(
-      `Extract release-manifests/ from a release image: one file to stdout (--file), or every file into a folder (--to).\n${REFERENCE_HELP}`,
-    )
-    .argument('<image>', 'the release image')
-    .option('--file <name>', 'write the raw bytes of release-manifests/NAME to stdout')
-    .option('--to <dir>', 'write every file of release-manifests/ under this folder (default: the current folder)')
-    .addHelpText(
-      'after',
-      examples([
-        'osimage release extract oci-archive:release.tar --file image-references',
-        'osimage release extract quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64 --to ./manifests',
-      ]),
-    )
-    .action(async (image: string, o: ExtractOptions) => {
-      checkConflicts(o, EXTRACT_CONFLICTS);
-      if (o.file !== undefined) {
-        const name = o.file;
-        const { file } = await readImages(o, async (open) => extractFile(await open(image), name, filterOf(o)));
-        if (!file) throw new OsimageError(`image did not contain ${name}`);
-        outRaw(file.data);
-        return;
-      }
-      const tree = await readImages(o, async (open) => extractTree(await open(image), o.to ?? '.', filterOf(o)));
-      out(
-        escapeText(
-          `Extracted release payload from digest ${tree.listDigest ?? tree.digest} created at ${createdString(tree.config.created)}`,
-        ),
-      );
-    });
+/** An -o that is no format of `info` at all: oc's words (its template, if any, is not looked at yet). */
+function checkOutputName(output: string): void {
+  if (output !== '' && !OUTPUT_FORMATS.includes(output.split('=')[0]!)) {
+    throw new UsageError(`--output only supports ${OUTPUT_FORMATS.join(', ')}`);
+  }
+}
+
+/**
+ * oc's comparison of two releases: a FROM/TO table and the images changed, rebuilt, added and removed (text,
+ * `--commits` for source links), or `-o json` `{from, to, changedImages, changedManifests}`; with `--contents`
+ * only a hint on comparing the extracted files. Other views of `info` do not apply; oc ignores them, but an -o
+ * other than json is refused (oc does so after reading both images).
+ */
+async function changesFrom(oldImage: string, newImage: string, o: ComparisonOptions): Promise<void> {
+  const output = o.output ?? '';
+  checkOutputName(output);
+  if (o.contents) {
+    outRaw(ocChanges.contentsHint('osimage release', oldImage, newImage));
+    return;
+  }
+  if (output !== '' && output !== 'json') throw new UsageError(`unrecognized output mode: ${output}`);
+  const asJson = output === 'json';
+  // Each release is read as `info` reads one (mirrors; the component images with --include-images, --size).
+  const changes = await readImages(o, (open) =>
+    readReleaseChanges(oldImage, newImage, open, {
+      ...filterOf(o),
+      manifests: asJson,
+      load: (image, load) => infoFlags.loadInfo(image, open, o, load),
+    }),
+  );
+  if (asJson) {
+    outRaw(ocChanges.renderChangesJson(changes));
+    return;
+  }
+  outRaw(changesView.renderChanges(changes, { commits: o.commits === true, now: new Date() }));
 }
 
 interface OsStreamsOptions extends RegistryOptionValues {
@@ -297,8 +280,9 @@ function filterOf(o: RegistryOptionValues): { filterByOs?: string } {
 
 export function command(): Command {
   return new Command('release')
-    .description('Release payload images: info, extract, os-streams, bootimages, new.')
+    .description('Release payload images: info, diff, extract, os-streams, bootimages, new.')
     .addCommand(infoCommand())
+    .addCommand(diffCommand())
     .addCommand(extractCommand())
     .addCommand(osStreamsCommand())
     .addCommand(bootimagesCommand())
@@ -307,6 +291,7 @@ export function command(): Command {
       'after',
       examples([
         'osimage release info --image-for machine-os-content quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64',
+        'osimage release diff oci-archive:old.tar oci-archive:new.tar',
         'osimage release extract oci-archive:release.tar --file image-references',
         'osimage release new --from-dir payload --name 4.99.0 --to-file release.tar',
       ]),

@@ -104,8 +104,13 @@ export function yamlValue(doc: Document.Parsed, text: string, file: string): unk
 }
 
 /** Every document of a YAML text, parsed (source ranges kept) and checked: the first parse error is FILE:LINE. */
-export function parseYamlDocuments(text: string, file: string): Document.Parsed[] {
-  const parse = () => parseAllDocuments(text, { keepSourceTokens: true, prettyErrors: false });
+export function parseYamlDocuments(
+  text: string,
+  file: string,
+  /** Parser options beside the defaults (e.g. `version: '1.1'` to read values as go-yaml v2 reads them). */
+  options: Parameters<typeof parseAllDocuments>[1] = {},
+): Document.Parsed[] {
+  const parse = () => parseAllDocuments(text, { ...options, keepSourceTokens: true, prettyErrors: false });
   let docs: ReturnType<typeof parse>;
   try {
     docs = parse();

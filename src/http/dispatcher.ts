@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { env } from '../context.js';
 import { readError } from '../files/read.js';
+import { lazyRequire } from '../lazy.js';
 import { onShutdown } from '../lifecycle.js';
 import { EnvHttpProxyAgent } from './undici.js';
 
@@ -19,6 +21,8 @@ const BODY_TIMEOUT_MS = 60_000;
 const MAX_HEADER_BYTES = 16 * 1024;
 
 const cache = new Map<string, Dispatcher>();
+/** node:tls, for Node's built-in CA list: only a run with SSL_CERT_DIR needs it (plain-http runs never load it). */
+const nodeTls = lazyRequire<typeof import('node:tls')>('node:tls');
 
 /** The proxy settings of the current run (`env()`), lower case first as curl and undici read them; '' is none. */
 export function proxySettings(vars: NodeJS.ProcessEnv = env()): { httpProxy: string; httpsProxy: string; noProxy: string } {
@@ -30,24 +34,64 @@ export function proxySettings(vars: NodeJS.ProcessEnv = env()): { httpProxy: str
   };
 }
 
+/** PEM text of a file, or undefined when it cannot be read (Go skips such a file too). */
+function readPem(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The certificate authorities to trust, or undefined for Node's built-in list. Go, and so oc, reads its CAs from
+ * the system, where `SSL_CERT_FILE` names the bundle to use instead and `SSL_CERT_DIR` (folders, `:`-separated)
+ * adds every file in them: scripts point oc at a private registry's CA that way, so both are honoured here, with
+ * the same meaning (SSL_CERT_DIR alone adds to the built-in list). The system's own bundle is not read when they
+ * are unset: parsing it costs ~50 ms a run. `--certificate-authority` adds its file, and is alone when neither
+ * variable is set.
+ */
+function trustedCas(caFile: string | undefined, vars: NodeJS.ProcessEnv): string[] | undefined {
+  const out: string[] = [];
+  const file = vars.SSL_CERT_FILE ? readPem(vars.SSL_CERT_FILE) : undefined;
+  if (file !== undefined) out.push(file);
+  for (const dir of (vars.SSL_CERT_DIR ?? '').split(':').filter(Boolean)) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {}
+    for (const name of names) {
+      const pem = readPem(join(dir, name));
+      if (pem?.includes('-----BEGIN CERTIFICATE-----')) out.push(pem);
+    }
+  }
+  if (file === undefined && out.length > 0) out.unshift(...nodeTls().rootCertificates);
+  // An explicit list replaces what Node trusts, NODE_EXTRA_CA_CERTS included: keep that file's CAs in it.
+  const extra = out.length > 0 && vars.NODE_EXTRA_CA_CERTS ? readPem(vars.NODE_EXTRA_CA_CERTS) : undefined;
+  if (extra !== undefined) out.push(extra);
+  if (caFile) {
+    try {
+      out.push(readFileSync(caFile, 'utf8'));
+    } catch (err) {
+      throw readError(caFile, err);
+    }
+  }
+  return out.length > 0 ? out : undefined;
+}
+
 /**
  * The process's dispatcher: keep-alive, bounded connections per origin, connect/headers/body
- * timeouts, and HTTP(S)_PROXY / NO_PROXY from the run's environment (given to undici explicitly, so it never
- * reads process.env). One per TLS and proxy setting.
+ * timeouts, HTTP(S)_PROXY / NO_PROXY from the run's environment (given to undici explicitly, so it never
+ * reads process.env), and the CAs trustedCas() finds. One per TLS and proxy setting.
  */
 export function dispatcher(tls: TlsOptions = {}): Dispatcher {
-  const proxies = proxySettings();
-  const key = JSON.stringify([tls.insecure ? 1 : 0, tls.caFile ?? '', proxies.httpProxy, proxies.httpsProxy, proxies.noProxy]);
+  const vars = env();
+  const proxies = proxySettings(vars);
+  const trust = [tls.caFile ?? '', vars.SSL_CERT_FILE ?? '', vars.SSL_CERT_DIR ?? ''];
+  const key = JSON.stringify([tls.insecure ? 1 : 0, ...trust, proxies.httpProxy, proxies.httpsProxy, proxies.noProxy]);
   let d = cache.get(key);
   if (!d) {
-    let ca: string | undefined;
-    if (tls.caFile) {
-      try {
-        ca = readFileSync(tls.caFile, 'utf8');
-      } catch (err) {
-        throw readError(tls.caFile, err);
-      }
-    }
+    const ca = tls.insecure && !tls.caFile ? undefined : trustedCas(tls.caFile, vars);
     d = new EnvHttpProxyAgent({
       ...proxies,
       connections: 8,

@@ -9,7 +9,7 @@
  */
 import { goField, goKeyCompare, goMapOrder, goStringField } from '../golang/json.js';
 import { isJsonObject } from '../json.js';
-import type { ImageStream } from '../oci/image-stream.js';
+import type { ImageStream, TagReference } from '../oci/image-stream.js';
 
 type Obj = Record<string, unknown>;
 const num = (o: Obj, k: string): number | undefined => {
@@ -83,6 +83,9 @@ function tagReference(v: unknown): Obj {
   out.referencePolicy = { type: isJsonObject(rp) ? goStringField(rp, 'type') : '' };
   return out;
 }
+
+/** One tag as oc's Go type re-encodes it (`release info --changes-from -o json` shows tags one by one). */
+export const ocTagReference = (tag: TagReference): Obj => tagReference(tag);
 
 function tagEventList(v: unknown): Obj {
   const l = isJsonObject(v) ? v : {};

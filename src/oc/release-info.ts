@@ -30,6 +30,8 @@ export interface ReleaseInfoFields {
   manifests: string[];
   metadataFiles: string[];
   warnings: string[];
+  /** The component images (src/oc/release-images.ts), when they were read (--include-images, --size, --verify). */
+  images?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** The documented `release info -o json` object. */
@@ -54,7 +56,8 @@ export interface ReleaseInfoJson {
   streamDisplayVersions: Record<string, Record<string, DisplayVersion>>;
   manifests: string[];
   metadataFiles: string[];
-  images: null;
+  /** null unless the component images were read (--include-images). */
+  images: Readonly<Record<string, unknown>> | null;
   warnings: string[] | null;
 }
 
@@ -85,7 +88,7 @@ export function toJson(r: ReleaseInfoFields): ReleaseInfoJson {
     streamDisplayVersions,
     manifests: r.manifests,
     metadataFiles: r.metadataFiles,
-    images: null,
+    images: r.images ?? null,
     warnings: r.warnings.length > 0 ? r.warnings : null,
   };
 }

@@ -16,8 +16,13 @@
  * digest together mean, which digest algorithms pass, and whether a `docker://` prefix is allowed. The
  * parsed value keeps the text as written; {@link ImageReference.from} adds docker.io normalisation for the
  * registry client.
+ *
+ * A refused reference is worded as oc words it (`"R" is not a valid image reference: invalid reference format`,
+ * the distribution grammar's short reasons), since scripts written for oc match that text; osimage's own, more
+ * precise reason follows in parentheses when it says more (`… invalid reference format (invalid tag "bad:tag")`).
  */
-import { OsimageError, type Warning } from '../errors.js';
+import { OsimageError } from '../errors.js';
+import { goQuote } from '../golang/value.js';
 import { DIGEST_ALGORITHMS, digestProblem, type DigestAlgorithm } from './digest.js';
 
 export const DOCKER_HUB = 'docker.io';
@@ -46,11 +51,47 @@ export class InvalidReferenceError extends OsimageError {
   }
 }
 
+// The reference grammar as the distribution project writes it (the module comment), for the reasons oc gives. A
+// component's separator may be empty there (`-*`); written with `-+` it means the same names without the nested
+// repetition that makes a backtracking engine slow.
+const GRAMMAR_COMPONENT = '[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*';
+const GRAMMAR_HOST = `${LABEL}(?:\\.${LABEL})*(?::[0-9]+)?`;
+const GRAMMAR_DIGEST = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}';
+const GRAMMAR_RE = new RegExp(
+  `^((?:${GRAMMAR_HOST}/)?${GRAMMAR_COMPONENT}(?:/${GRAMMAR_COMPONENT})*)(?::(${TAG_GRAMMAR}))?(?:@(${GRAMMAR_DIGEST}))?$`,
+);
+const GRAMMAR_DIGEST_HEX: Readonly<Record<string, number>> = { sha256: 64, sha384: 96, sha512: 128 };
+
+/**
+ * Why the distribution grammar refuses `text`, in its own short words (what oc prints after `is not a valid image
+ * reference: `); undefined when the grammar takes it (osimage may still refuse it: a bare image ID, upper-case hex).
+ */
+export function grammarProblem(text: string): string | undefined {
+  const m = GRAMMAR_RE.exec(text);
+  if (!m) {
+    if (text === '') return 'repository name must have at least one component';
+    if (GRAMMAR_RE.test(text.toLowerCase())) return 'repository name must be lowercase';
+    return 'invalid reference format';
+  }
+  if (m[1]!.length > NAME_MAX) return `repository name must not be more than ${NAME_MAX} characters`;
+  const digest = m[3];
+  if (digest !== undefined) {
+    const colon = digest.indexOf(':');
+    const hex = GRAMMAR_DIGEST_HEX[digest.slice(0, colon)];
+    if (hex === undefined) return 'unsupported digest algorithm';
+    if (digest.length - colon - 1 !== hex) return 'invalid checksum digest length';
+  }
+  return undefined;
+}
+
 export interface ReferencePolicy {
   /** A reference by tag (or a bare name) is refused; `digestHint` is appended to the message. */
   requireDigest?: boolean;
   digestHint?: string;
-  /** `refuse` (payload manifests: oc's substitution matches only one) or `digest-wins` with a warning (default). */
+  /**
+   * `refuse` (payload manifests: oc's substitution matches only one) or `digest-wins` (default): the tag is a
+   * label, as oc and go-containerregistry read it, and the digest names the image.
+   */
   tagAndDigest?: 'refuse' | 'digest-wins';
   /** Digest algorithms that pass (default sha256, sha384, sha512). */
   algorithms?: readonly DigestAlgorithm[];
@@ -72,8 +113,6 @@ export interface Reference {
   digest?: string;
   /** `digest` for `name@algo:hex` (even with a tag); `tag` for `name:tag` and a bare name. */
   kind: 'digest' | 'tag';
-  /** E.g. the tag that is ignored because a digest was given too (code `tag-and-digest`). */
-  warnings: Warning[];
 }
 
 function looksLikeDomain(component: string): boolean {
@@ -82,10 +121,14 @@ function looksLikeDomain(component: string): boolean {
 
 /** Parse `input` under `policy`. Throws InvalidReferenceError naming the input and the reason. */
 export function parseImageReference(input: string, policy: ReferencePolicy = {}): Reference {
-  const fail = (reason: string): never => {
-    throw new InvalidReferenceError(input, `invalid image reference ${JSON.stringify(input)}: ${reason}`);
+  const text = policy.dockerTransport && input.startsWith(DOCKER_TRANSPORT) ? input.slice(DOCKER_TRANSPORT.length) : input;
+  let rest = text;
+  // `restates`: the reason says no more than the grammar's (which names no part): oc's words alone.
+  const fail = (reason: string, restates = false): never => {
+    const short = grammarProblem(text);
+    const why = short === undefined ? reason : restates ? short : `${short} (${reason})`;
+    throw new InvalidReferenceError(input, `${goQuote(input)} is not a valid image reference: ${why}`);
   };
-  let rest = policy.dockerTransport && input.startsWith(DOCKER_TRANSPORT) ? input.slice(DOCKER_TRANSPORT.length) : input;
   if (rest === '') fail('the value is empty');
   if (/\s/.test(rest)) fail('contains whitespace');
   if (IMAGE_ID_RE.test(rest)) fail('a bare 64-character hexadecimal string is an image ID, not a reference');
@@ -118,25 +161,20 @@ export function parseImageReference(input: string, policy: ReferencePolicy = {})
     if (!DOMAIN_RE.test(domain)) fail(`invalid registry host ${JSON.stringify(domain)}`);
   }
   if (path === '') fail('missing repository name');
-  if (path !== path.toLowerCase()) fail(`repository name ${JSON.stringify(path)} must be lowercase`);
+  if (path !== path.toLowerCase()) fail(`repository name ${JSON.stringify(path)} must be lowercase`, true);
   for (const component of path.split('/')) {
     if (!COMPONENT_RE.test(component)) fail(`invalid repository path component ${JSON.stringify(component)}`);
   }
   if (name.length > NAME_MAX) fail(`name is longer than ${NAME_MAX} characters`);
 
-  const warnings: Warning[] = [];
-  if (tag !== undefined && digest !== undefined) {
-    if (policy.tagAndDigest === 'refuse') fail('it has both a tag and a digest; write <repository>@<digest> so oc can substitute it');
-    warnings.push({
-      code: 'tag-and-digest',
-      message: `image reference ${input} has both a tag and a digest; using the digest and ignoring the tag "${tag}"`,
-    });
+  if (tag !== undefined && digest !== undefined && policy.tagAndDigest === 'refuse') {
+    fail('it has both a tag and a digest; write <repository>@<digest> so oc can substitute it');
   }
   if (digest === undefined && policy.requireDigest) {
     const hint = policy.digestHint ? `; ${policy.digestHint}` : '';
     throw new InvalidReferenceError(input, `image reference ${JSON.stringify(input)} is by tag, not by digest${hint}`);
   }
-  const ref: Reference = { text: input, name, path, kind: digest !== undefined ? 'digest' : 'tag', warnings };
+  const ref: Reference = { text: input, name, path, kind: digest !== undefined ? 'digest' : 'tag' };
   if (domain !== undefined) ref.domain = domain;
   if (tag !== undefined) ref.tag = tag;
   if (digest !== undefined) ref.digest = digest;

@@ -5,7 +5,7 @@
  */
 import { FetchError } from '../errors.js';
 import { networkFailure } from '../http/network.js';
-import { UnreachableRegistryError } from '../registry/errors.js';
+import { UnauthorizedError, UnreachableRegistryError } from '../registry/errors.js';
 import { DEFAULT_BASE_URL } from '../rhcos/defaults.js';
 
 /** Where a newcomer can point instead of the historical default (docs/settings.md, "Release-browser layouts"). */
@@ -17,6 +17,7 @@ const under = (url: string, base: string) => url === base || url.startsWith(`${b
 /** The one hint for `err`, or undefined when there is nothing useful to add. */
 export function hintFor(err: unknown): string | undefined {
   if (err instanceof UnreachableRegistryError) return registryHint(err);
+  if (err instanceof UnauthorizedError) return credentialsHint(err);
   // The release browser: only the built-in default gets a hint (a URL the user gave is theirs to fix).
   if (err instanceof FetchError && err.code === 'network' && networkFailure(err) !== undefined && under(err.url, DEFAULT_BASE_URL)) {
     return (
@@ -25,6 +26,18 @@ export function hintFor(err: unknown): string | undefined {
     );
   }
   return undefined;
+}
+
+/** Who the registry refused, or that no credentials were found for it, and where they are looked for. */
+function credentialsHint(err: UnauthorizedError): string {
+  if (err.username !== undefined) {
+    return `${err.registry} refused the credentials of ${err.username}${err.file ? ` from ${err.file}` : ''}: check the user and password (or token) there`;
+  }
+  if (err.file !== undefined) return `${err.registry} refused the token from ${err.file}`;
+  return (
+    `no credentials for ${err.registry} were found: give an auth file (a pull secret, or podman's or docker's login file) ` +
+    'with -a FILE or $REGISTRY_AUTH_FILE, or log in with `podman login` (see "Registries" in docs/release.md)'
+  );
 }
 
 function registryHint(err: UnreachableRegistryError): string | undefined {

@@ -87,7 +87,7 @@ export function buildDiffJson(r: BuildDiffReport, opts: { all?: boolean } = {}) 
 }
 
 /**
- * The "RHCOS packages" section of `release info --changes-from`: the two builds, the counts and the notable
+ * The "RHCOS packages" section of `release diff`: the two builds, the counts and the notable
  * changes (kernel, cri-o, podman, systemd, …); every change with `full`.
  */
 export function renderPackagesSection(r: BuildDiffReport, opts: { full: boolean; notable: (c: PackageChange) => boolean }): string {

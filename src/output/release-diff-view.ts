@@ -1,4 +1,4 @@
-/** `release info --changes-from OLD NEW` views: text, and the documented `-o json` object. */
+/** `release diff OLD NEW` views: text, and the documented `-o json` object. */
 import type { ImageChange, MachineOsChange, ReleaseDiff } from '../release/diff.js';
 import { DEFAULT_STREAM, versionLabel } from '../release/references.js';
 import { escapeText } from './escape.js';
@@ -54,7 +54,7 @@ export function renderDiff(d: ReleaseDiff): string {
 }
 
 /**
- * The stable `release info --changes-from OLD NEW -o json` object: the ReleaseDiff itself.
+ * The stable `release diff OLD NEW -o json` object: the ReleaseDiff itself.
  *
  * {
  *   "from": { "image", "name", "digest" },

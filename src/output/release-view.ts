@@ -64,8 +64,11 @@ function githubCommitUrl(location: string, commit: string): string {
   return `${location} ${commit}`;
 }
 
-/** The default summary (and the --pullspecs / --commits / --commit-urls variants of its Images table). */
-export function renderInfo(r: ReleaseInfo, view: ImagesView = 'digest'): string {
+/**
+ * The default summary (and the --pullspecs / --commits / --commit-urls variants of its Images table);
+ * `imagesSection` stands in for the Images table when a view brings its own (--size: output/info-size-view.ts).
+ */
+export function renderInfo(r: ReleaseInfo, view: ImagesView = 'digest', imagesSection?: string): string {
   let t = '';
   const name = r.metadata ? r.metadata.version : (r.references.metadata.name ?? '');
   t += `Name:\t${name}\n`;
@@ -119,7 +122,7 @@ export function renderInfo(r: ReleaseInfo, view: ImagesView = 'digest'): string 
         images += `  ${tag.name}\t${digestOf(pull) ?? pull}\n`;
       }
   }
-  t += tabwrite(images);
+  t += tabwrite(imagesSection ?? images);
   if (r.warnings.length > 0) t += tabwrite(`\nWarnings:\n${r.warnings.map((w) => `* ${w}\n`).join('')}`);
   t += '\n';
   return tabwrite(t);

@@ -63,6 +63,14 @@ function oneLine(message: string): string {
   return escapeControls(message.replace(/\s*\n\s*/g, ' ').trim());
 }
 
+/**
+ * Text for stderr exactly as given, control characters escaped but line ends kept (oc's messages that must match
+ * byte for byte, one of which ends without a newline).
+ */
+export function errRaw(text: string): void {
+  io().stderr.write(escapeText(text));
+}
+
 /** A note on stderr; it may span lines (a dry run's summary). */
 export function info(message: string): void {
   io().stderr.write(`${escapeText(message)}\n`);

@@ -1,4 +1,4 @@
-/** The packages release engineers ask about first: shown in `release info --changes-from`'s short section. */
+/** The packages release engineers ask about first: shown in `release diff`'s short section. */
 import type { PackageChange } from './diff.js';
 
 export const NOTABLE_PACKAGES = [

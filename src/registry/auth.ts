@@ -1,9 +1,11 @@
 /**
  * Registry credentials from auth files (containers auth.json and docker config.json share a format).
  *
- * Files: `-a/--registry-config FILE` (then only that file), else the first file with a matching entry of
- * `$REGISTRY_AUTH_FILE`, `$XDG_RUNTIME_DIR/containers/auth.json`, `${XDG_CONFIG_HOME:-~/.config}/containers/auth.json`,
- * `$DOCKER_CONFIG/config.json` (or `~/.docker/config.json`), `~/.dockercfg`.
+ * Files: `-a/--registry-config FILE`, else `$REGISTRY_AUTH_FILE` (either: only that file, which must exist, as in
+ * oc and podman), else the first file with a matching entry of `$XDG_RUNTIME_DIR/containers/auth.json`,
+ * `${XDG_CONFIG_HOME:-~/.config}/containers/auth.json`, `$DOCKER_CONFIG/config.json` (or `~/.docker/config.json`),
+ * `~/.dockercfg`: containers-auth.json(5)'s order, which oc 4.13 announces it will move to (it still lets
+ * `~/.docker/config.json` win unless REGISTRY_AUTH_PREFERENCE=podman, and says so in a warning).
  *
  * Keys in a file: `credHelpers[host]`, then the repository path, its parents and the host
  * (`quay.io/ns/repo`, `quay.io/ns`, `quay.io`), then keys written as URLs (`https://quay.io/v1/`);
@@ -42,9 +44,9 @@ export interface AuthFileOptions {
 
 export interface AuthFileCandidate {
   path: string;
-  /** Where the path came from, for messages: `--registry-config`, `$REGISTRY_AUTH_FILE`, … */
+  /** Where the path came from, as oc names it in messages: `--registry-config`, `${REGISTRY_AUTH_FILE}`, … */
   source: string;
-  /** A missing file is an error (the explicit flag) rather than skipped. */
+  /** A missing file is an error (-a, $REGISTRY_AUTH_FILE) rather than skipped. */
   required: boolean;
   /** `~/.dockercfg`: the legacy format with the entries at the top level. */
   legacy?: boolean;
@@ -54,9 +56,9 @@ export interface AuthFileCandidate {
 export function authFileCandidates(opts: AuthFileOptions = {}): AuthFileCandidate[] {
   if (opts.registryConfig) return [{ path: opts.registryConfig, source: '--registry-config', required: true }];
   const env = opts.env ?? runEnv();
+  if (env.REGISTRY_AUTH_FILE) return [{ path: env.REGISTRY_AUTH_FILE, source: '${REGISTRY_AUTH_FILE}', required: true }];
   const home = opts.home ?? env.HOME ?? homedir();
   const out: AuthFileCandidate[] = [];
-  if (env.REGISTRY_AUTH_FILE) out.push({ path: env.REGISTRY_AUTH_FILE, source: '$REGISTRY_AUTH_FILE', required: false });
   const runtimeDir = env.XDG_RUNTIME_DIR || `/run/containers/${opts.uid ?? process.getuid?.() ?? 0}`;
   out.push({
     path: env.XDG_RUNTIME_DIR ? join(runtimeDir, 'containers', 'auth.json') : join(runtimeDir, 'auth.json'),
@@ -247,9 +249,14 @@ export async function runCredentialHelper(name: string, host: string, env: NodeJ
   });
 }
 
+/** Go's words for a file that is not there, as oc prints them. */
+const statText = (path: string) => `stat ${path}: no such file or directory`;
+
 /**
- * The credential for a repository, from the first auth file that has one. Missing files are skipped
- * (a missing --registry-config is an error); a malformed file is an error naming it.
+ * The credential for a repository, from the first auth file that has one. Missing default files are skipped;
+ * a missing --registry-config or $REGISTRY_AUTH_FILE is an error, in oc's words (`unable to load
+ * --registry-config: stat FILE: no such file or directory`; `stat FILE: …` for the variable); a malformed file is an
+ * error naming it, after oc's `unable to load --registry-config: ` / `unable to load ${REGISTRY_AUTH_FILE}: `.
  */
 export async function findCredential(registry: string, repository: string, opts: AuthFileOptions = {}): Promise<CredentialLookup> {
   const env = opts.env ?? runEnv();
@@ -258,11 +265,12 @@ export async function findCredential(registry: string, repository: string, opts:
     try {
       file = await readAuthFile(cand.path, cand.legacy);
     } catch (err) {
-      if (cand.required) throw new OsimageError(`unable to load --registry-config: ${describe(err)}`);
+      if (cand.required) throw new OsimageError(`unable to load ${cand.source}: ${describe(err)}`);
       throw err;
     }
     if (!file) {
-      if (cand.required) throw new OsimageError(`unable to load --registry-config: ${cand.path}: no such file`);
+      if (cand.source === '--registry-config') throw new OsimageError(`unable to load --registry-config: ${statText(cand.path)}`);
+      if (cand.required) throw new OsimageError(statText(cand.path));
       continue;
     }
     const hit = matchAuthFile(file, registry, repository, opts.onWarning);

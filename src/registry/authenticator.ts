@@ -7,6 +7,7 @@ import { isPrivateAddress } from '../http/address.js';
 import type { HttpClient, Response } from '../http/client.js';
 import { redactUrl } from '../http/redact.js';
 import type { Credential } from './auth.js';
+import type { UnauthorizedInfo } from './errors.js';
 import { parseChallenges, pickChallenge, type Challenge } from './challenge.js';
 import { TokenCache, basicHeader, type BearerChallenge } from './token.js';
 
@@ -142,17 +143,24 @@ export class Authenticator {
     return undefined;
   }
 
-  /** The message for a final 401 from `url`: who we were and where the credentials came from. */
-  async unauthorized(what: string, url?: string): Promise<string> {
-    if (url !== undefined && !this.isRegistry(url)) {
-      return `${what}: ${redactUrl(url)}, where registry ${this.opts.registry} redirected, answered 401 Unauthorized (its challenge is not answered with the registry's credentials)`;
+  /**
+   * What a final 401 from `url` means: another origin's answer (a host the registry redirected to), or the
+   * registry's, with who we were (`sent`: whether the request carried credentials) and where the credentials
+   * came from. The words are errors.ts's UnauthorizedError.
+   */
+  async unauthorized(url: string, sent: boolean): Promise<UnauthorizedInfo> {
+    if (!this.isRegistry(url)) {
+      return {
+        text: `${redactUrl(url)}, where registry ${this.opts.registry} redirected, answered 401 Unauthorized (its challenge is not answered with the registry's credentials)`,
+      };
     }
     const { credential, file } = await this.credential().catch(() => ({ credential: undefined, file: undefined }));
-    const from = file ? ` (credentials from ${file})` : '';
-    if (this.state.kind === 'basic' && credential?.username !== undefined) {
-      return `${what}: authentication to ${this.opts.registry} failed as ${credential.username}: 401 Unauthorized${from}`;
-    }
-    const who = credential ? from : ' (no credentials found for this registry)';
-    return `${what}: ${this.opts.registry} answered 401 Unauthorized${who}: the repository does not exist or you lack access`;
+    return {
+      registry: this.opts.registry,
+      username: sent ? credential?.username : undefined,
+      file: sent && credential ? file : undefined,
+      basic: this.state.kind === 'basic',
+      sent,
+    };
   }
 }

@@ -25,15 +25,14 @@ export interface ConnectOptions {
 }
 
 /**
- * Parse `ref` (its warnings go to onWarning) and look credentials up now, so a bad reference or auth
+ * Parse `ref` and look credentials up now, so a bad reference or auth
  * file fails before any request; then build the transport that will ping, authenticate and retry.
  */
 export async function connect(
   ref: string,
   opts: ConnectOptions = {},
 ): Promise<{ reference: ImageReference; transport: RegistryTransport }> {
-  const { reference, warnings } = parseReference(ref);
-  for (const w of warnings) opts.onWarning?.(w);
+  const { reference } = parseReference(ref);
   const find = () =>
     findCredential(reference.registry, reference.repository, {
       ...(opts.registryConfig ? { registryConfig: opts.registryConfig } : {}),

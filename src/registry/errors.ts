@@ -69,18 +69,85 @@ export function statusFrom(status: number, url: string, detail = ''): string {
   return `${statusText(status)} from ${redactUrl(url)}${detail ? `: ${detail}` : ''}`;
 }
 
-/** Why the registry said 401, in words: who we were and where the credentials came from. */
-export type UnauthorizedText = (what: string) => Promise<string>;
+/**
+ * Why the registry said 401: `text` when the answer is not the registry's own (a host it redirected to), else who
+ * we were (`username`, undefined when no user's credentials were sent), where the credentials came from, whether
+ * any credential went with the request, and whether the registry asked for Basic auth.
+ */
+export type UnauthorizedInfo =
+  | { text: string }
+  | { registry: string; username: string | undefined; file: string | undefined; basic: boolean; sent: boolean };
+export type Unauthorized = () => Promise<UnauthorizedInfo>;
+
+/** Go's name for a request method in its errors (`Get`, `Head`). */
+const goOp = (method = 'GET') => method.charAt(0).toUpperCase() + method.slice(1).toLowerCase();
+
+/** What an UnauthorizedError knows besides its text. */
+export interface UnauthorizedFields {
+  registry: string;
+  /** The user whose credentials were refused; undefined when none were sent. */
+  username: string | undefined;
+  /** The auth file the credentials came from. */
+  file: string | undefined;
+  /** No credential was found for a registry that asked for Basic auth. */
+  noBasicCredentials: boolean;
+}
+
+/**
+ * A registry that wants credentials it did not get. The text is what oc's registry client says: with no credential
+ * for a Basic challenge, `Head "URL": no basic auth credentials` (Go's client does not send such a request; osimage
+ * sends it without credentials, for registries that let anonymous pulls through, and words the 401 as oc would);
+ * with credentials refused, or none for a token, the registry's error (`unauthorized: authentication required`,
+ * which is also Go's text for a 401 without a body). Who we were and where the credentials came from are kept
+ * for the CLI's hint (src/output/hints.ts), not put in the message.
+ */
+export class UnauthorizedError extends RegistryError {
+  readonly registry: string;
+  readonly username: string | undefined;
+  readonly file: string | undefined;
+  readonly noBasicCredentials: boolean;
+  /** The text after `<what>: `. */
+  readonly text: string;
+  constructor(
+    what: string,
+    url: string,
+    method: string | undefined,
+    fields: UnauthorizedFields,
+    codes: string[],
+    detail: string,
+    goDetail?: string,
+  ) {
+    const text = fields.noBasicCredentials
+      ? `${goOp(method)} ${JSON.stringify(redactUrl(url))}: no basic auth credentials`
+      : (goDetail ?? 'unauthorized: authentication required');
+    super(`${what}: ${text}`, url, 401, codes, detail, goDetail);
+    this.name = 'UnauthorizedError';
+    this.registry = fields.registry;
+    this.username = fields.username;
+    this.file = fields.file;
+    this.noBasicCredentials = fields.noBasicCredentials;
+    this.text = text;
+  }
+
+  /**
+   * The same failure named as oc names it while reading `image`: `unable to read image REF: …`. `method`: the
+   * request oc's client makes for it (a tag's manifest is asked for with HEAD first), for the no-credentials text.
+   */
+  forImage(image: string, method: string): UnauthorizedError {
+    return new UnauthorizedError(`unable to read image ${image}`, this.url, method, this, this.codes, this.detail, this.goDetail);
+  }
+}
 
 /**
  * Turn an unexpected response into a one-line error naming what, where and why; the body (capped) is
- * read for the registry's error codes, except for HEAD.
+ * read for the registry's error codes, except for HEAD. A 401 is an UnauthorizedError (see there).
  */
 export async function registryFailure(
   res: Response,
   what: string,
   method: string | undefined,
-  unauthorized: UnauthorizedText,
+  unauthorized: Unauthorized,
+  requestUrl = res.url,
 ): Promise<RegistryError> {
   let detail = '';
   let goDetail: string | undefined;
@@ -94,8 +161,14 @@ export async function registryFailure(
   } else {
     await res.body.dump().catch(() => undefined);
   }
-  const msg = res.status === 401 ? await unauthorized(what) : `${what}: ${statusFrom(res.status, res.url, detail)}`;
-  return new RegistryError(msg, res.url, res.status, codes, detail, goDetail);
+  if (res.status === 401) {
+    const info = await unauthorized();
+    if ('text' in info) return new RegistryError(`${what}: ${info.text}`, res.url, res.status, codes, detail, goDetail);
+    const { registry, username, file } = info;
+    const fields = { registry, username, file, noBasicCredentials: info.basic && !info.sent };
+    return new UnauthorizedError(what, requestUrl, method, fields, codes, detail, goDetail);
+  }
+  return new RegistryError(`${what}: ${statusFrom(res.status, res.url, detail)}`, res.url, res.status, codes, detail, goDetail);
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * One door to every transport: `oci:DIR[:TAG]`, `oci-archive:FILE[:TAG]`, else a registry reference.
+ * One door to every transport: `oci:DIR[:TAG]`, `oci-archive:FILE[:TAG]`, `file://REF` (under --dir), else a
+ * registry reference (with digest mirrors when a policy file gave some).
  * Each transport's module is imported only when it is used.
  */
 import type { ConnectOptions } from './connect.js';
@@ -11,5 +12,7 @@ export async function openImage(
 ): Promise<ImageSource> {
   if (ref.startsWith('oci:')) return (await import('./oci-layout.js')).openOciLayout(ref, opts);
   if (ref.startsWith('oci-archive:')) return (await import('./oci-archive.js')).openOciArchive(ref, opts);
+  if (ref.startsWith('file://')) return (await import('./file-dir.js')).openFileDir(ref, opts);
+  if (opts.mirrors) return (await import('./mirrored.js')).openMirrored(ref, opts, opts.mirrors);
   return (await import('./remote.js')).openRemote(ref, opts);
 }

@@ -20,7 +20,7 @@ import { redactUrl } from '../http/redact.js';
 import { connect, type ConnectOptions } from './connect.js';
 import { checkManifest } from './documents.js';
 import type { ImageReference } from './reference.js';
-import { RegistryError, UnreachableRegistryError, statusFrom } from './errors.js';
+import { RegistryError, UnauthorizedError, UnreachableRegistryError, statusFrom } from './errors.js';
 import type { RegistryTransport } from './transport.js';
 import {
   MAX_MANIFEST_BYTES,
@@ -194,7 +194,7 @@ export class RemoteImageSource implements ImageSource {
         });
       } catch (err) {
         await loop.failed(err).catch((final: unknown) => {
-          throw this.manifestError(final, display);
+          throw this.manifestError(final, display, identifier);
         });
         continue;
       }
@@ -220,9 +220,14 @@ export class RemoteImageSource implements ImageSource {
     }
   }
 
-  /** oc's wording for the common cases: no answer (`unable to read image REF: Get "URL": …`), not found, denied. */
-  private manifestError(err: unknown, display: string): unknown {
+  /**
+   * oc's wording for the common cases: no answer (`unable to read image REF: Get "URL": …`), credentials missing
+   * or refused (`unable to read image REF: unauthorized: authentication required`), not found, denied.
+   */
+  private manifestError(err: unknown, display: string, identifier: string): unknown {
     if (err instanceof UnreachableRegistryError) return err.forImage(this.name);
+    // oc's client asks for a manifest by tag with HEAD first (by digest with GET): its message names that request.
+    if (err instanceof UnauthorizedError) return err.forImage(display, isDigest(identifier) ? 'GET' : 'HEAD');
     if (!(err instanceof RegistryError)) return err;
     if (err.code === 'not-found') {
       const status = err.status ?? 404;
@@ -378,7 +383,7 @@ export class RemoteImageSource implements ImageSource {
 }
 
 /**
- * Open an image in a registry. The reference is parsed (warnings go to onWarning) and credentials are
+ * Open an image in a registry. The reference is parsed and credentials are
  * looked up now, so a bad reference or auth file fails before any request.
  */
 export async function openRemote(ref: string, opts: RemoteOptions = {}): Promise<RemoteImageSource> {

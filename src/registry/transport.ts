@@ -159,7 +159,7 @@ export class RegistryTransport {
           throw retryableOr(res, `${req.what}: ${statusText(res.status)} from ${redactUrl(res.url)}`);
         }
         if ((res.status >= 200 && res.status < 300) || req.accept?.includes(res.status)) return res;
-        throw await this.failure(res, req);
+        throw await this.failure(res, req, url, authz !== undefined);
       }
     };
     if (retry === false) return run();
@@ -181,8 +181,11 @@ export class RegistryTransport {
     }
   }
 
-  /** Turn an unexpected response into a one-line error naming what, where and why. */
-  failure(res: Response, req: Pick<TransportRequest, 'what' | 'method'>): Promise<RegistryError> {
-    return registryFailure(res, req.what, req.method, (what) => this.auth.unauthorized(what, res.url));
+  /**
+   * Turn an unexpected response to `url` into a one-line error naming what, where and why; `sent`: whether the
+   * request carried credentials (for a 401's words).
+   */
+  private failure(res: Response, req: Pick<TransportRequest, 'what' | 'method'>, url: string, sent: boolean): Promise<RegistryError> {
+    return registryFailure(res, req.what, req.method, () => this.auth.unauthorized(res.url, sent), url);
   }
 }

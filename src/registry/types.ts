@@ -5,6 +5,7 @@
 import type { Readable } from 'node:stream';
 import type { CacheStore } from '../cache/store.js';
 import type { OnWarning } from '../errors.js';
+import type { MirrorSet } from './mirrors.js';
 
 /** Manifests and indexes are small documents; a bigger one is refused (as containers/image does), on every transport. */
 export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
@@ -92,6 +93,10 @@ export interface SourceOptions {
   onProgress?: (digest: string, done: number, total: number) => void;
   /** The digest-keyed cache (src/cache), for sources that use one (the registry); ignored with skipVerification. */
   cache?: CacheStore;
+  /** Digest mirrors (`--icsp-file` / `--idms-file`, registry/mirrors.ts) for images named by digest. */
+  mirrors?: MirrorSet;
+  /** Where `file://` references are read from (`--dir`; default: the current folder). */
+  fileDir?: string;
 }
 
 /** Where images come from: a registry, an OCI image layout folder, or an OCI archive. */

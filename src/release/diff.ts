@@ -1,6 +1,7 @@
 /**
- * What changed between two releases (`release info --changes-from OLD NEW`): the machine-os version (of each
+ * What changed between two releases, osimage's report (`release diff OLD NEW`): the machine-os version (of each
  * OS stream), component versions, and the images added, removed and changed. Pure: two ReleaseInfo in, a diff out.
+ * oc's own comparison (`release info --changes-from`) is release/changes.ts.
  */
 import type { ReleaseInfo } from './info.js';
 import { digestOf } from '../oci/digest.js';

@@ -4,8 +4,10 @@
  * then everything is checked (names, files another entry needs as folders, symlinks followed through the
  * image's own links and what DIR already holds) before anything is moved into place; on a refusal DIR is left
  * as it was. The staged files are flushed together, not one fsync after another, and each folder once.
+ * Each file (and symlink) gets the modification time of its tar entry, as oc's extraction gives it, not the time
+ * of the run: a second extraction of the same release leaves the times as they were.
  */
-import { chmod, copyFile, lstat, mkdir, mkdtemp, realpath, rm, unlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, lstat, lutimes, mkdir, mkdtemp, realpath, rm, unlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { OsimageError, describe } from '../errors.js';
 import { placeStaged, symlinkAtomic, syncMany } from '../files/atomic.js';
@@ -123,6 +125,8 @@ class Stager {
 interface Staged extends PlannedEntry {
   /** The staged copy of a file, inside the staging folder. */
   tmp?: string;
+  /** The time in the entry's tar header: the file gets it, as oc's extraction gives it. */
+  mtime?: Date;
 }
 
 /** Write every file of release-manifests/ under `dir` (created if missing). */
@@ -156,7 +160,12 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
         throw refuse(u.name, u.reason);
       },
       onFile: async (f) => {
-        const e: Staged = { path: f.path, type: f.type, ...(f.linkname !== undefined ? { linkname: f.linkname } : {}) };
+        const e: Staged = {
+          path: f.path,
+          type: f.type,
+          ...(f.linkname !== undefined ? { linkname: f.linkname } : {}),
+          ...(f.mtime !== undefined ? { mtime: f.mtime } : {}),
+        };
         const why = lexicalEscape(e, RELEASE_FOLDER);
         if (why) throw refuse(entryName(f.path), why);
         if (f.type === 'file') {
@@ -174,6 +183,10 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
     });
 
     await stager.done();
+    // The layer's times, set on the staged copies: a rename keeps them, so each file appears with its time.
+    await forEachLimit(entries, STAGE_PARALLEL, async (e) => {
+      if (e.tmp && e.mtime) await utimes(e.tmp, e.mtime, e.mtime);
+    });
     // Everything is known: check it all before the first file is moved into DIR.
     const conflict = folderConflict(entries);
     if (conflict)
@@ -206,6 +219,7 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
       } else {
         if (existing?.isSymbolicLink()) await unlink(target);
         await symlinkAtomic(target, e.linkname ?? '');
+        if (e.mtime) await lutimes(target, e.mtime, e.mtime).catch(() => undefined);
       }
     };
     // Files first, then symlinks (which may point at them); the paths are distinct, so each group runs in parallel.

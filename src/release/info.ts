@@ -62,9 +62,17 @@ export interface LoadOptions {
    * reads anyway: they never make it read another layer (verify reads coreos-bootimages this way).
    */
   alsoRead?: string[];
+  /**
+   * Keep the bytes of every manifest file (`raw.files`) too, for `--contents` and the comparison's `-o json`
+   * (at most MAX_KEPT_MANIFEST_BYTES in all); such a read bypasses the cache.
+   */
+  keepManifests?: boolean;
 }
 
 const MANIFEST_EXT = new Set(['.yaml', '.yml', '.json']);
+
+/** Past this many bytes of manifest files (keepManifests) a release is refused rather than held in memory. */
+export const MAX_KEPT_MANIFEST_BYTES = 256 * 1024 * 1024;
 
 /** `name` is the reference as typed; `source` has been opened from it. */
 export async function loadReleaseInfo(image: string, source: ImageSource, opts: LoadOptions = {}): Promise<ReleaseInfo> {
@@ -77,7 +85,7 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
   }
 
   const folder = await cachedFolderRead(
-    source.cache,
+    opts.keepManifests ? undefined : source.cache,
     {
       folder: RELEASE_FOLDER,
       layers: manifest.layers.map((l) => l.digest),
@@ -141,11 +149,16 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
 /** image-references and release-metadata's bytes and the other files' names, from the layers top down. */
 async function readFolder(source: ImageSource, manifest: ImageManifest, opts: LoadOptions): Promise<FolderRead> {
   const read: FolderRead = { manifests: [], metadataFiles: [], unsafe: [], layersRead: [] };
+  let kept = 0;
   const also = new Set(opts.alsoRead ?? []);
   const walk = await walkLayers(source, manifest, {
     folder: RELEASE_FOLDER,
     // Only these files' bytes are kept; the others are listed by name, so a large payload costs no memory.
-    wantData: (path) => path === IMAGE_REFERENCES || path === RELEASE_METADATA || also.has(path),
+    wantData: (path) =>
+      path === IMAGE_REFERENCES ||
+      path === RELEASE_METADATA ||
+      also.has(path) ||
+      (opts.keepManifests === true && MANIFEST_EXT.has(posix.extname(path))),
     ...(opts.referencesOnly ? { only: [IMAGE_REFERENCES], alsoWant: [...also] } : {}),
     ...(opts.onLayer ? { onLayer: opts.onLayer } : {}),
     onUnsafe: (entry) => {
@@ -155,7 +168,13 @@ async function readFolder(source: ImageSource, manifest: ImageManifest, opts: Lo
     },
     onFile: (f) => {
       if (f.type !== 'file') return;
-      if (also.has(f.path)) (read.files ??= {})[f.path] = f.data;
+      const keep = opts.keepManifests === true && MANIFEST_EXT.has(posix.extname(f.path));
+      if (keep && (kept += f.data.length) > MAX_KEPT_MANIFEST_BYTES) {
+        throw new OsimageError(
+          `the manifests of ${source.name} are larger than ${MAX_KEPT_MANIFEST_BYTES / (1024 * 1024)} MiB: too large to hold`,
+        );
+      }
+      if (also.has(f.path) || keep) (read.files ??= {})[f.path] = f.data;
       if (f.path === IMAGE_REFERENCES) read.imageReferences = f.data;
       else if (f.path === RELEASE_METADATA) read.releaseMetadata = f.data;
       else if (MANIFEST_EXT.has(posix.extname(f.path))) read.manifests.push(f.path);

@@ -72,8 +72,13 @@ function sniff(head: Buffer, what: string): Decoder {
 // biome-ignore lint/suspicious/noConfusingVoidType: a callback may return nothing
 export type EntryAction = 'stop' | void;
 
+/** An entry's bytes as they are read (tar-stream's entry stream): consume it with `for await`. */
+export type EntryStream = AsyncIterable<Buffer>;
+
 /**
- * Stream one layer's tar entries to `onEntry` (header, then the entry's bytes if `wants` says so).
+ * Stream one layer's tar entries to `onEntry` (header, then the entry's bytes if `wants` says so). An entry that
+ * `wants` answers 'stream' for is not buffered: onEntry gets its bytes as a stream to consume (a large binary);
+ * whatever it leaves unread is drained before the next entry.
  * Resolves once the layer has been read to its end (so it has been verified), also when onEntry stops early:
  * then the rest of the compressed bytes are drained through the digest check without being decompressed.
  */
@@ -81,9 +86,9 @@ export async function readLayer(
   source: ImageSource,
   desc: Descriptor,
   handlers: {
-    wants: (header: Header) => boolean;
+    wants: (header: Header) => boolean | 'stream';
     /** May return a promise: the next entry is read once it settles (a writer to disk keeps memory flat). */
-    onEntry: (header: Header, data: Buffer | undefined) => EntryAction | Promise<EntryAction>;
+    onEntry: (header: Header, data: Buffer | undefined, stream?: EntryStream) => EntryAction | Promise<EntryAction>;
   },
   opened: {
     /** The layer's blob, already requested (a prefetch); by default it is requested here. */
@@ -165,6 +170,10 @@ export async function readLayer(
       stream.on('error', () => undefined);
       if (stopping || settled) return;
       const take = handlers.wants(header);
+      if (take === 'stream') {
+        deliverStream(header, stream, next);
+        return;
+      }
       if (!take) {
         stream.on('end', () => {
           if (!stopping && !settled) deliver(header, undefined, next);
@@ -199,6 +208,31 @@ export async function readLayer(
       }
       void Promise.resolve(result).then(
         (action) => {
+          if (stopping || settled) return;
+          if (action === 'stop') stopEarly();
+          else next();
+        },
+        (err) => fail(err, 'cannot read'),
+      );
+    };
+
+    /** onEntry reads the entry's bytes itself; the rest is drained, then the layer stops or goes on. */
+    const deliverStream = (header: Header, stream: NodeJS.EventEmitter & { resume(): unknown }, next: () => void) => {
+      let ended = false;
+      const ends = new Promise<void>((res) => {
+        stream.once('end', () => {
+          ended = true;
+          res();
+        });
+        stream.once('close', () => res());
+      });
+      void (async () => handlers.onEntry(header, undefined, stream as unknown as EntryStream))().then(
+        async (action) => {
+          if (stopping || settled) return;
+          if (!ended) {
+            stream.resume();
+            await ends;
+          }
           if (stopping || settled) return;
           if (action === 'stop') stopEarly();
           else next();

@@ -245,7 +245,7 @@ class LayerState {
       return { path: rel, type: 'file', data: data ?? Buffer.alloc(0), size: h.size ?? 0, mode, mtime: h.mtime, layer: this.layer };
     }
     if (h.type === 'symlink') {
-      return { path: rel, type: 'symlink', data: Buffer.alloc(0), size: 0, linkname: h.linkname, mode, layer: this.layer };
+      return { path: rel, type: 'symlink', data: Buffer.alloc(0), size: 0, linkname: h.linkname, mode, mtime: h.mtime, layer: this.layer };
     }
     if (h.type !== 'link') return 'shadows';
     // A hard link to an earlier entry of this layer.
@@ -269,6 +269,7 @@ class LayerState {
       size: earlier.size,
       linkOf: earlier.rel,
       mode,
+      mtime: h.mtime,
       layer: this.layer,
     };
   }

@@ -1,30 +1,13 @@
-/**
- * The real distribution registry (Debian package docker-registry, /usr/bin/docker-registry) on
- * 127.0.0.1 for tests, with a temporary config and data folder, in three modes:
- *
- * - `open`: no auth;
- * - `htpasswd`: Basic auth with a bcrypt htpasswd file (made with `htpasswd -B`, apache2-utils);
- * - `token`: Bearer tokens from a token server this helper runs: ES256 JWTs signed with a key whose
- *   self-signed certificate is the registry's rootcertbundle, sent in the `x5c` header (what 2.8 checks:
- *   issuer, audience = service, exp/nbf, and a chain to the bundle).
- *
- * The registry's own log goes to a file; `logs()` returns it so a failing test can print it.
- * hack/ensure-registry.sh installs the binaries (npm test runs it first). Starting and stopping the process
- * is test/infra/registry-server.mjs, shared with the benchmarks (hack/bench) and hack/oc-compare; this file adds the auth modes.
- */
-import { execFile } from 'node:child_process';
 import { createPrivateKey, createSign, randomBytes, type KeyObject } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { REGISTRY_BIN, freePort, startRegistryServer, type RegistryServer } from '../infra/registry-server.mjs';
+import { REGISTRY_BIN, freePort, htpasswdAuth, startRegistryServer, type RegistryServer } from '../infra/registry-server.mjs';
+import { testCertificateAuthority } from '../infra/tls.mjs';
 import { selfSignedCert } from './tls.js';
-
-const run = promisify(execFile);
 
 export { REGISTRY_BIN, freePort };
 
@@ -60,12 +43,16 @@ export interface StartOptions {
   users?: Record<string, string>;
   /** Token mode: may anonymous clients pull? (default true; pushes always need a user) */
   anonymousPull?: boolean;
+  /** Serve HTTPS with a certificate of a CA of its own (`caFile`). */
+  tls?: boolean;
 }
 
 export interface TestRegistry {
   mode: RegistryMode;
-  /** `http://127.0.0.1:PORT` */
+  /** `http://127.0.0.1:PORT` (`https://` with tls) */
   url: string;
+  /** With tls: the CA certificate that signed the registry's (for `--certificate-authority`). */
+  caFile?: string;
   /** `127.0.0.1:PORT`, as in image references. */
   host: string;
   users: Record<string, string>;
@@ -242,14 +229,7 @@ export async function startRegistry(opts: StartOptions = {}): Promise<TestRegist
   let token: (TokenServer & { certPath: string; issuer: string }) | undefined;
   let auth = '';
   if (mode === 'htpasswd') {
-    const lines: string[] = [];
-    for (const [u, p] of Object.entries(users)) {
-      const { stdout } = await run('htpasswd', ['-nbB', '-C', '4', u, p]);
-      lines.push(stdout.trim());
-    }
-    const path = join(dir, 'htpasswd');
-    await writeFile(path, `${lines.join('\n')}\n`);
-    auth = ['auth:', '  htpasswd:', '    realm: osimage-test', `    path: ${JSON.stringify(path)}`].join('\n');
+    auth = await htpasswdAuth(dir, users);
   } else if (mode === 'token') {
     token = await startTokenServer(dir, users, opts.anonymousPull ?? true);
     auth = [
@@ -263,8 +243,10 @@ export async function startRegistry(opts: StartOptions = {}): Promise<TestRegist
   }
 
   let server: RegistryServer;
+  let ca: Awaited<ReturnType<typeof testCertificateAuthority>> | undefined;
   try {
-    server = await startRegistryServer({ dir, dataDir, auth });
+    ca = opts.tls ? await testCertificateAuthority(dir) : undefined;
+    server = await startRegistryServer({ dir, dataDir, auth, ...(ca ? { tls: ca } : {}) });
   } catch (err) {
     await token?.close();
     await rm(dir, { recursive: true, force: true });
@@ -278,6 +260,7 @@ export async function startRegistry(opts: StartOptions = {}): Promise<TestRegist
   return {
     mode,
     url: server.url,
+    ...(ca ? { caFile: ca.caFile } : {}),
     host: server.host,
     users,
     dir,

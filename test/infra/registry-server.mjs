@@ -4,12 +4,14 @@
  * framework here: test/helpers/registry.ts (tests, with auth modes), hack/bench (benchmarks) and hack/oc-compare use it.
  * Types: registry-server.d.mts.
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
+import { request as httpsRequest } from 'node:https';
 import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 export const REGISTRY_BIN = process.env.OSIMAGE_TEST_REGISTRY_BIN ?? '/usr/bin/docker-registry';
 
@@ -22,8 +24,11 @@ export async function freePort() {
   return port;
 }
 
-/** The registry's config.yml: filesystem storage in dataDir, deletes allowed, no upload purging, `auth` (YAML lines) as given. */
-export function registryConfigYaml({ port, dataDir, auth = '', logLevel = 'info' }) {
+/**
+ * The registry's config.yml: filesystem storage in dataDir, deletes allowed, no upload purging, `auth` (YAML lines)
+ * as given, and HTTPS with `tls: {certFile, keyFile}`.
+ */
+export function registryConfigYaml({ port, dataDir, auth = '', logLevel = 'info', tls }) {
   return [
     'version: 0.1',
     'log:',
@@ -40,9 +45,42 @@ export function registryConfigYaml({ port, dataDir, auth = '', logLevel = 'info'
     'http:',
     `  addr: 127.0.0.1:${port}`,
     `  secret: ${randomBytes(16).toString('hex')}`,
+    ...(tls ? ['  tls:', `    certificate: ${JSON.stringify(tls.certFile)}`, `    key: ${JSON.stringify(tls.keyFile)}`] : []),
     auth,
     '',
   ].join('\n');
+}
+
+/**
+ * The `auth:` section for Basic auth with these users ({name: password}): a bcrypt htpasswd file (`htpasswd -B`,
+ * Debian package apache2-utils; cost 4, as tests need no strength) written into `dir`.
+ */
+export async function htpasswdAuth(dir, users) {
+  const lines = [];
+  for (const [u, p] of Object.entries(users)) {
+    const { stdout } = await promisify(execFile)('htpasswd', ['-nbB', '-C', '4', u, p]);
+    lines.push(stdout.trim());
+  }
+  const path = join(dir, 'htpasswd');
+  await writeFile(path, `${lines.join('\n')}\n`);
+  return ['auth:', '  htpasswd:', '    realm: osimage-test', `    path: ${JSON.stringify(path)}`].join('\n');
+}
+
+/** The status of `GET url`; over https the certificate is not checked (this only asks whether the server is up). */
+async function probe(url) {
+  if (!url.startsWith('https:')) {
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    return res.status;
+  }
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(url, { rejectUnauthorized: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 async function waitReady(url, child, logFile) {
@@ -55,9 +93,8 @@ async function waitReady(url, child, logFile) {
     if (exited !== null)
       throw new Error(`docker-registry exited (${exited}) during startup:\n${await readFile(logFile, 'utf8').catch(() => '')}`);
     try {
-      const res = await fetch(`${url}/v2/`);
-      await res.arrayBuffer();
-      if (res.status === 200 || res.status === 401) return;
+      const status = await probe(`${url}/v2/`);
+      if (status === 200 || status === 401) return;
     } catch {
       // not listening yet
     }
@@ -68,20 +105,20 @@ async function waitReady(url, child, logFile) {
 
 /**
  * Start docker-registry serving `dir/data` (or `dataDir`), with config `dir/config.yml` and its log in
- * `dir/registry.log`. Retries on another port when the one picked was taken meanwhile. `stop()` ends the
- * process (SIGTERM, then SIGKILL after 5 s); removing `dir` is the caller's job.
+ * `dir/registry.log`; over HTTPS with `tls` (see registryConfigYaml). Retries on another port when the one picked
+ * was taken meanwhile. `stop()` ends the process (SIGTERM, then SIGKILL after 5 s); removing `dir` is the caller's job.
  */
-export async function startRegistryServer({ dir, dataDir = join(dir, 'data'), auth = '', logLevel = 'info' }) {
+export async function startRegistryServer({ dir, dataDir = join(dir, 'data'), auth = '', logLevel = 'info', tls }) {
   const logFile = join(dir, 'registry.log');
   const configPath = join(dir, 'config.yml');
   let lastErr;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
-    await writeFile(configPath, registryConfigYaml({ port, dataDir, auth, logLevel }));
+    await writeFile(configPath, registryConfigYaml({ port, dataDir, auth, logLevel, tls }));
     const fd = openSync(logFile, 'a');
     const child = spawn(REGISTRY_BIN, ['serve', configPath], { stdio: ['ignore', fd, fd] });
     closeSync(fd);
-    const url = `http://127.0.0.1:${port}`;
+    const url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
     try {
       await waitReady(url, child, logFile);
     } catch (err) {

@@ -1,7 +1,9 @@
 /**
  * osimage side by side with oc 4.13: every pair of hack/oc-compare/pairs.yaml runs in-process against
- * the deterministic image set (hack/oc-compare/images.mjs) in one local registry, and is compared with oc's output
- * recorded in test/fixtures/oc/ (hack/oc-compare/record.mjs), after templating the registry host:port and folders.
+ * the deterministic image set (hack/oc-compare/images.mjs) in one local registry (or, for a pair that names one,
+ * one asking for a password or behind TLS, with the pair's own credentials and files: hack/oc-compare/access.mjs),
+ * and is compared with oc's output recorded in test/fixtures/oc/ (hack/oc-compare/record.mjs), after templating the
+ * registry host:port and folders.
  *
  * - `expect: identical`: stdout, stderr, exit code (and the files under `snapshot:`) equal oc's.
  * - `expect: documented` / `oc-quirk`: what the difference leaves equal (`same:`) equals oc's.
@@ -11,6 +13,9 @@
  * `node hack/oc-compare/compare.mjs` prints the same classes for the built binary, with the count.
  */
 import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addsDetailOnly,
@@ -25,6 +30,7 @@ import {
   runPair,
   startEnvironment,
 } from '../../hack/oc-compare/lib.mjs';
+import { accessProblem, BASIC, expandAccess, pairVariables, withVariables } from '../../hack/oc-compare/access.mjs';
 import { osimageRaw } from '../helpers/cli.js';
 
 /** Pairs that differ from oc today, and the work that fixes them (none: keep the mechanism for the next oc text). */
@@ -63,8 +69,8 @@ describe('osimage release side by side with oc adm release (test/fixtures/oc)', 
     await env?.stop();
   });
 
-  const run = async (args: string[]) => {
-    const r = await osimageRaw(['release', ...args]);
+  const run = async (args: string[], _dir: string, vars: Record<string, string | undefined>) => {
+    const r = await osimageRaw(['release', ...args], { env: vars });
     return { stdout: r.stdout.toString('utf8'), stderr: r.stderr, exitCode: r.exitCode };
   };
 
@@ -83,4 +89,40 @@ describe('osimage release side by side with oc adm release (test/fixtures/oc)', 
       check(pair, recorded(pair.name), await runPair(pair, env, run));
     });
   }
+});
+
+describe("a pair's registry, credentials and files (hack/oc-compare/access.mjs)", () => {
+  it('checks registry:, env: and files:', () => {
+    expect(accessProblem({ registry: 'htpasswd', env: { HOME: 'x', SSL_CERT_FILE: null }, files: { 'run/a.json': '{}' } })).toBeUndefined();
+    expect(accessProblem({ registry: 'token' as Pair['registry'] })).toMatch(/^registry: token\?/);
+    expect(accessProblem({ files: { '../escape': '' } })).toMatch(/not a path under/);
+    expect(accessProblem({ env: { X: 1 as unknown as string } })).toMatch(/env: X/);
+  });
+
+  it('an isolated pair gets a HOME and XDG_RUNTIME_DIR of its own, its variables and its files; others get nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'oc-compare-access-'));
+    try {
+      const x = (t: string) => expandAccess(t, { ca: '/ca.crt' }).replaceAll('{{DIR}}', dir);
+      const vars = await pairVariables(
+        { registry: 'tls', env: { SSL_CERT_FILE: '{{CA}}', HTTPS_PROXY: null }, files: { 'run/containers/auth.json': '{{BASIC}}' } },
+        dir,
+        x,
+      );
+      expect(vars).toMatchObject({ HOME: join(dir, 'home'), XDG_RUNTIME_DIR: join(dir, 'run'), SSL_CERT_FILE: '/ca.crt' });
+      expect('REGISTRY_AUTH_FILE' in vars && vars.REGISTRY_AUTH_FILE === undefined).toBe(true);
+      expect(await readFile(join(dir, 'run', 'containers', 'auth.json'), 'utf8')).toBe(BASIC);
+      expect(Buffer.from(BASIC, 'base64').toString()).toBe('alice:wonderland');
+      const base = { PATH: '/bin', REGISTRY_AUTH_FILE: '/host/auth.json', HTTPS_PROXY: 'http://p' };
+      expect(withVariables(base, vars)).toEqual({
+        PATH: '/bin',
+        HOME: join(dir, 'home'),
+        XDG_RUNTIME_DIR: join(dir, 'run'),
+        SSL_CERT_FILE: '/ca.crt',
+      });
+      expect(await pairVariables({ args: [] }, dir, x)).toEqual({});
+      expect(() => expandAccess('{{CA}}', {})).toThrow(/registry: tls/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

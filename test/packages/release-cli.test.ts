@@ -1,7 +1,7 @@
 /**
  * Package diffs of releases: release images in the real distribution registry (and an oci-archive) whose
  * OS tag's `machine-os` annotation (or, for a 4.19+ node image, its labels) points at the sample builds in
- * hack/sample/releases; `diff RELEASE RELEASE` and `release info --changes-from` with its RHCOS packages section.
+ * hack/sample/releases; `diff RELEASE RELEASE` and `release diff` with its RHCOS packages section.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -113,9 +113,8 @@ describe('diff of releases', () => {
   });
 });
 
-describe('release info --changes-from: the RHCOS packages section', () => {
-  const changes = (...more: string[]) =>
-    osimage(['release', 'info', '--insecure', '--changes-from', rel('4.18.1'), rel('4.18.2'), ...more]);
+describe('release diff: the RHCOS packages section', () => {
+  const changes = (...more: string[]) => osimage(['release', 'diff', '--insecure', rel('4.18.1'), rel('4.18.2'), ...more]);
 
   test('with --base-url: counts and the notable changes; --packages lists them all', async () => {
     const r = await changes(...browser, '--channel', CH);
@@ -139,7 +138,7 @@ describe('release info --changes-from: the RHCOS packages section', () => {
   });
 
   test('RHCOS_BASE_URL from the environment counts as given', async () => {
-    const r = await osimage(['release', 'info', '--insecure', '--changes-from', rel('4.18.1'), rel('4.18.2')], {
+    const r = await osimage(['release', 'diff', '--insecure', rel('4.18.1'), rel('4.18.2')], {
       env: { RHCOS_BASE_URL: SAMPLE_RELEASES, RHCOS_DEFAULT_CHANNEL: CH },
     });
     expect(r.stdout).toContain(`RHCOS packages (x86_64): ${OLD} → ${NEW}`);
@@ -165,9 +164,11 @@ describe('release info --changes-from: the RHCOS packages section', () => {
     expect(j).not.toHaveProperty('rhcosPackages');
   });
 
-  test('the browser flags apply only with --changes-from', async () => {
-    const r = await osimage(['release', 'info', '--insecure', rel('4.18.1'), '--packages']);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toBe('error: --packages only apply with --changes-from (its RHCOS packages section)');
+  test("the browser flags are release diff's: release info, as oc's, has none", async () => {
+    for (const flag of [['--packages'], ['--base-url', SAMPLE_RELEASES], ['--channel', CH]]) {
+      const r = await osimage(['release', 'info', '--insecure', '--changes-from', rel('4.18.1'), rel('4.18.2'), ...flag]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(flag[0]);
+    }
   });
 });

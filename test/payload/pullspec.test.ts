@@ -19,7 +19,7 @@ describe('requireOsImagePullspec', () => {
   });
 
   it.each([
-    ['', /the value is empty/],
+    ['', /repository name must have at least one component/],
     [`quay.io/x/os:v1@sha256:${HEX('c')}`, /both a tag and a digest/],
     [`quay.io/x/os@sha256:${HEX('c').slice(1)}`, /64 hex digits, not 63/],
   ])('refuses %j', (ref, why) => {

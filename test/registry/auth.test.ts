@@ -32,7 +32,7 @@ async function put(path: string, content: string): Promise<string> {
 }
 
 describe('auth file lookup order', () => {
-  test('REGISTRY_AUTH_FILE > XDG_RUNTIME_DIR > ~/.config > ~/.docker, each used when the ones before are unset', async () => {
+  test('REGISTRY_AUTH_FILE (alone) > XDG_RUNTIME_DIR > ~/.config > ~/.docker, each used when the ones before are unset', async () => {
     const a = await put(join(dir, 'a.json'), authJson({ 'q.io': { auth: b64('A:pa') } }));
     const b = await put(join(dir, 'run', 'containers', 'auth.json'), authJson({ 'q.io': { auth: b64('B:pb') } }));
     const c = await put(join(home, '.config', 'containers', 'auth.json'), authJson({ 'q.io': { auth: b64('C:pc') } }));
@@ -61,13 +61,21 @@ describe('auth file lookup order', () => {
     expect((await findCredential('q.io', 'ocp/release', { env, home })).file).toBe(d);
   });
 
-  test('a file without a matching entry passes on to the next one', async () => {
-    const a = await put(join(dir, 'a.json'), authJson({ 'other.io': { auth: b64('A:pa') } }));
+  test('a default file without a matching entry passes on to the next one', async () => {
+    await put(join(dir, 'run', 'containers', 'auth.json'), authJson({ 'other.io': { auth: b64('A:pa') } }));
     await put(join(home, '.docker', 'config.json'), authJson({ 'q.io': { auth: b64('D:pd') } }));
-    const r = await findCredential('q.io', 'x/y', { env: { ...env, REGISTRY_AUTH_FILE: a }, home });
+    const r = await findCredential('q.io', 'x/y', { env, home });
     expect(r.credential?.username).toBe('D');
     expect(r.file).toBe(join(home, '.docker', 'config.json'));
     expect(r.key).toBe('q.io');
+  });
+
+  test('REGISTRY_AUTH_FILE is the only file read, as -a is (oc and podman read it so)', async () => {
+    const a = await put(join(dir, 'a.json'), authJson({ 'other.io': { auth: b64('A:pa') } }));
+    await put(join(home, '.docker', 'config.json'), authJson({ 'q.io': { auth: b64('D:pd') } }));
+    const r = await findCredential('q.io', 'x/y', { env: { ...env, REGISTRY_AUTH_FILE: a }, home });
+    expect(r.credential).toBeUndefined();
+    expect(authFileCandidates({ env: { ...env, REGISTRY_AUTH_FILE: a }, home }).map((c) => c.path)).toEqual([a]);
   });
 
   test('candidates follow XDG_CONFIG_HOME and fall back to /run/containers/<uid> without XDG_RUNTIME_DIR', () => {
@@ -80,13 +88,25 @@ describe('auth file lookup order', () => {
     ]);
   });
 
-  test('a missing --registry-config is an error naming it; missing default files are skipped', async () => {
-    await expect(findCredential('q.io', 'a/b', { env, home, registryConfig: join(dir, 'nope.json') })).rejects.toThrow(
-      /unable to load --registry-config: .*nope\.json: no such file/,
-    );
-    expect(
-      (await findCredential('q.io', 'a/b', { env: { ...env, REGISTRY_AUTH_FILE: join(dir, 'nope.json') }, home })).credential,
-    ).toBeUndefined();
+  test("a missing --registry-config or REGISTRY_AUTH_FILE is an error in oc's words; missing default files are skipped", async () => {
+    const nope = join(dir, 'nope.json');
+    await expect(findCredential('q.io', 'a/b', { env, home, registryConfig: nope })).rejects.toMatchObject({
+      message: `unable to load --registry-config: stat ${nope}: no such file or directory`,
+    });
+    await expect(findCredential('q.io', 'a/b', { env: { ...env, REGISTRY_AUTH_FILE: nope }, home })).rejects.toMatchObject({
+      message: `stat ${nope}: no such file or directory`,
+    });
+    expect((await findCredential('q.io', 'a/b', { env, home })).credential).toBeUndefined();
+  });
+
+  test("a malformed file named by -a or REGISTRY_AUTH_FILE: oc's prefix, then which file and why", async () => {
+    const f = await put(join(dir, 'bad.json'), '{"auths": []}');
+    await expect(findCredential('q.io', 'a/b', { env, home, registryConfig: f })).rejects.toMatchObject({
+      message: `unable to load --registry-config: auth file ${f}: "auths" is not an object`,
+    });
+    await expect(findCredential('q.io', 'a/b', { env: { ...env, REGISTRY_AUTH_FILE: f }, home })).rejects.toMatchObject({
+      message: `unable to load \${REGISTRY_AUTH_FILE}: auth file ${f}: "auths" is not an object`,
+    });
   });
 });
 

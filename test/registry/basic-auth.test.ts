@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { httpClient, readCapped } from '../../src/http/client.js';
+import { hintFor } from '../../src/output/hints.js';
+import { UnauthorizedError } from '../../src/registry/errors.js';
 import { openPushTarget } from '../../src/registry/push.js';
 import { openRemote, type RemoteOptions } from '../../src/registry/remote.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
@@ -81,19 +83,27 @@ describe('Basic auth', () => {
     expect(proxy.requests.at(-1)!.headers.authorization).toBe(basic('alice', 'wonderland'));
   });
 
-  test('a wrong password: an error naming the host and user, after at most two requests', async () => {
+  test("a wrong password: oc's words; the hint names the host, user and file; at most two requests", async () => {
     const wrong = join(dir, 'wrong.json');
     await writeFile(wrong, authFileFor(proxy.host, 'bob', 'nope'));
     const err = (await (await openRemote(ref, opts({ registryConfig: wrong }))).manifest().catch((e: unknown) => e)) as Error;
-    expect(err.message).toContain(`authentication to ${proxy.host} failed as bob`);
-    expect(err.message).toContain(wrong);
+    expect(err.message).toBe(`unable to read image ${ref}: unauthorized: authentication required`);
+    expect(err).toBeInstanceOf(UnauthorizedError);
+    expect(hintFor(err)).toBe(`${proxy.host} refused the credentials of bob from ${wrong}: check the user and password (or token) there`);
     expect(proxy.requests.length).toBeLessThanOrEqual(2);
   });
 
-  test('no credentials: 401 says so, naming the image', async () => {
+  test("no credentials: oc's words (naming the HEAD oc's client makes for a tag, GET for a digest), and a hint", async () => {
     const err = (await (await openRemote(ref, opts({ env: {} }))).manifest().catch((e: unknown) => e)) as Error;
-    expect(err.message).toMatch(/401 Unauthorized \(no credentials found for this registry\)/);
-    expect(err.message).toContain(ref);
+    expect(err.message).toBe(
+      `unable to read image ${ref}: Head "http://${proxy.host}/v2/ocp/release/manifests/4.16.0": no basic auth credentials`,
+    );
+    expect(hintFor(err)).toMatch(new RegExp(`^no credentials for ${proxy.host} were found: give an auth file .* with -a FILE`));
+    const byDigest = `${proxy.host}/ocp/release@${image.manifest.desc.digest}`;
+    const err2 = (await (await openRemote(byDigest, opts({ env: {} }))).manifest().catch((e: unknown) => e)) as Error;
+    expect(err2.message).toBe(
+      `unable to read image ${byDigest}: Get "http://${proxy.host}/v2/ocp/release/manifests/${image.manifest.desc.digest}": no basic auth credentials`,
+    );
   });
 });
 

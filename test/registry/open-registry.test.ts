@@ -286,10 +286,10 @@ describe('retries and resume', () => {
     expect(proxy.matching('GET', manifestPath('4.16.0'))).toHaveLength(1);
   });
 
-  test('401 for a repository the ping let through: one retry with the challenge, then "does not exist or you lack access"', async () => {
+  test('401 for a repository the ping let through: one retry with the challenge, then "no basic auth credentials"', async () => {
     proxy.fault({ path: manifestPath('4.16.0'), times: 2, action: { status: 401, headers: { 'www-authenticate': 'Basic realm="r"' } } });
     await expect((await openRemote(ref, opts())).manifest()).rejects.toThrow(
-      /401 Unauthorized \(no credentials found for this registry\): the repository does not exist or you lack access/,
+      new RegExp(`^unable to read image ${ref}: Head "http://${proxy.host}/v2/\\S+/manifests/4.16.0": no basic auth credentials$`),
     );
     expect(proxy.matching('GET', manifestPath('4.16.0'))).toHaveLength(2);
   });

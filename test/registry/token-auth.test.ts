@@ -166,7 +166,8 @@ describe('insufficient_scope', () => {
     const dest = await openPushTarget(`${proxy.host}/anon/push:v1`, { insecure: true, env: {}, retry: RETRY });
     const img = await makeImage({ noise: 100 });
     const err = (await dest.pushBlob(img.config.desc, img.config.bytes).catch((e: unknown) => e)) as Error;
-    expect(err.message).toMatch(/401 Unauthorized/);
+    // The registry's error, as oc's client words it.
+    expect(err.message).toMatch(/: unauthorized: authentication required$/);
     expect(token.requests).toHaveLength(2);
     expect(proxy.matching('POST', /\/v2\/anon\/push\/blobs\/uploads\//)).toHaveLength(2);
   });

@@ -3,7 +3,7 @@
  * `rhel-coreos-extensions`) carry `machine-os=418.94…`, stream rhel-10's (`rhel-coreos-10`,
  * `rhel-coreos-10-extensions`) `machine-os=10.2…`. `release new` accepts one machine-os version per stream
  * (in-process to an oci-archive, and to the real registry), `release info` shows both in text and JSON without a
- * warning, `--changes-from` reports each stream; within one stream the versions must still agree.
+ * warning, `release diff` reports each stream; within one stream the versions must still agree.
  * Also (item 9): a manifest holding `{{.ReleaseImage}}` gives no `(node:PID) Warning:` on stderr.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -219,7 +219,7 @@ describe('release new and release info: one machine-os version per OS stream', (
   });
 });
 
-describe('release info --changes-from between two dual-stream releases', () => {
+describe('release diff between two dual-stream releases', () => {
   let oldRef: string;
   let newRef: string;
   beforeAll(async () => {
@@ -239,7 +239,7 @@ describe('release info --changes-from between two dual-stream releases', () => {
   });
 
   it('text: each stream has its Machine OS line and its component line', async () => {
-    const r = await osimage(['release', 'info', '--changes-from', oldRef, newRef]);
+    const r = await osimage(['release', 'diff', oldRef, newRef]);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain(`\nMachine OS: ${RHEL9} (unchanged)\nMachine OS (rhel-10): ${RHEL10} -> ${RHEL10_NEXT}\n`);
@@ -248,7 +248,7 @@ describe('release info --changes-from between two dual-stream releases', () => {
   });
 
   it('JSON: machineOs stays the default stream; machineOsStreams and components name the stream', async () => {
-    const r = await osimage(['release', 'info', '--changes-from', oldRef, newRef, '-o', 'json']);
+    const r = await osimage(['release', 'diff', oldRef, newRef, '-o', 'json']);
     expect(r.exitCode).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.machineOs).toEqual({ from: RHEL9, to: RHEL9, changed: false });
@@ -263,7 +263,20 @@ describe('release new to the registry: a dual-stream release', () => {
   it('pushes it and release info reads both streams back', async () => {
     const dir = await payloadDir(tmp.dir, 'pushed', DUAL);
     const ref = `${registry().host}/ocp/release:4.22.0`;
-    const r = await osimage(['release', 'new', '--insecure', '--from-dir', dir, '--name', '4.22.0', '--to-image', ref]);
+    // On no base: the inputs' cluster-version-operator (oc's default base) is not in this registry.
+    const r = await osimage([
+      'release',
+      'new',
+      '--insecure',
+      '--from-dir',
+      dir,
+      '--name',
+      '4.22.0',
+      '--to-image-base-tag',
+      '',
+      '--to-image',
+      ref,
+    ]);
     expect(r.stderr).not.toMatch(/error/);
     expect(r.exitCode).toBe(0);
     expect(onlyOurLines(r.stderr)).toEqual([]);

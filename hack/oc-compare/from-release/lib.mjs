@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { extract as tarExtract, pack as tarPack } from 'tar-stream';
@@ -331,7 +331,11 @@ export function template(text, env, dir, window, mask = []) {
 /** A fresh folder for one case, with the files of its `files:` (placeholders expanded). */
 export async function prepareCase(c, env) {
   const dir = await mkdtemp(join(env.dir, `${c.name}-`));
-  for (const [name, content] of Object.entries(c.files ?? {})) await writeFile(join(dir, name), expand(content, env, dir));
+  for (const [name, content] of Object.entries(c.files ?? {})) {
+    // A name with folders (an input folder for --from-dir) gets them made.
+    await mkdir(dirname(join(dir, name)), { recursive: true });
+    await writeFile(join(dir, name), expand(content, env, dir));
+  }
   return dir;
 }
 

@@ -2,7 +2,7 @@
  * `release new --from-dir`: turn a folder of operator manifests plus input images into the files of a
  * release payload, as `oc adm release new` does. Pure of output: returns the files and what it decided.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OsimageError, describe, hasCode } from '../../errors.js';
 import { IMAGE_REFERENCES, parseImageReferences, type ImageStream, type TagReference } from '../../oci/image-stream.js';
@@ -36,6 +36,12 @@ export interface AssembleOptions {
   skipManifestCheck?: boolean;
   /** Extra tags kept even when no operator references them. */
   include?: string[];
+  /** Operator folders and mappings left out (oc's --exclude: the input tags themselves stay). */
+  exclude?: string[];
+  /** The tag the release is built on, never pruned (default cluster-version-operator; '' for none). */
+  toImageBaseTag?: string | undefined;
+  /** `-o json`: stop once the ImageStream is settled (oc's, before pruning; no manifest is read). */
+  jsonOnly?: boolean;
   /** oc's `info:` lines (without the prefix), told as they happen, so they come before a failure as in oc. */
   onInfo?: (line: string) => void;
 }
@@ -53,6 +59,8 @@ export interface PayloadFile {
 export interface AssembledPayload {
   /** image-references first, then release-metadata, then manifests in operator and file order. */
   files: PayloadFile[];
+  /** `-o json`: the ImageStream as oc prints it (with the final newline); then nothing else is made. */
+  json?: string;
   imageStream: ImageStream;
   operators: string[];
   kept: string[];
@@ -108,6 +116,20 @@ function applyMappings(inputs: TagReference[], mappings: Mapping[]): TagReferenc
   return [...byName.values()];
 }
 
+/** The folder must be there, in oc's words (Go's errors for reading a folder). */
+async function checkFromDir(dir: string): Promise<void> {
+  let st;
+  try {
+    st = await stat(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new OsimageError(`open ${dir}: no such file or directory`, { code: 'file-missing' });
+    if (code === 'ENOTDIR') throw new OsimageError(`open ${dir}: not a directory`, { code: 'file-missing' });
+    throw new OsimageError(`open ${dir}: ${describe(err)}`);
+  }
+  if (!st.isDirectory()) throw new OsimageError(`readdirent ${dir}: not a directory`);
+}
+
 /**
  * The image-references oc writes: the input ImageStream (its metadata kept) named after the version, created
  * at `created`, with `tags` sorted by name, as oc's Go type encodes it (json.MarshalIndent, 2-space indent,
@@ -139,27 +161,35 @@ export function creating(err: unknown): unknown {
 }
 
 export async function assemblePayload(opts: AssembleOptions): Promise<AssembledPayload> {
+  await checkFromDir(opts.fromDir);
+  const exclude = new Set(opts.exclude ?? []);
+  const mappings = opts.mappings.filter((m) => !exclude.has(m.source));
   const inputStream = await readInputs(opts.fromDir);
-  const inputs = applyMappings(inputStream.spec.tags, opts.mappings);
-  const inputByName = new Map(inputs.map((t) => [t.name, t]));
-  const ops = await readOperatorDirs(opts.fromDir);
+  const ops = (await readOperatorDirs(opts.fromDir)).filter((op) => !exclude.has(op.operator));
   const operators = ops.map((o) => o.operator);
   opts.onInfo?.(`Found ${ops.length} operator manifest directories on disk`);
+  const inputs = applyMappings(inputStream.spec.tags, mappings);
+  if (opts.jsonOnly) {
+    const doc = serializeImageReferences(inputStream, opts.metadata.version, opts.created, inputs);
+    return { files: [], json: `${doc.toString('utf8')}\n`, imageStream: parseImageReferences(doc), operators, kept: [], pruned: [] };
+  }
 
-  // oc keeps a tag some operator's image-references names, an --include, or one named like an operator
-  // folder or a mapping; osimage also keeps the base image's tag.
-  const keep = new Set<string>([...(opts.include ?? []), ...operators, ...opts.mappings.map((m) => m.source)]);
+  // oc keeps a tag some operator's image-references names, an --include, the base tag, or one named like an
+  // operator folder or a mapping.
+  const baseTag = opts.toImageBaseTag ?? BASE_TAG;
+  const keep = new Set<string>([
+    ...(opts.include ?? []),
+    ...(baseTag !== '' ? [baseTag] : []),
+    ...operators,
+    ...mappings.map((m) => m.source),
+  ]);
   for (const op of ops) for (const tag of op.references?.spec.tags ?? []) keep.add(tag.name);
-  if (inputByName.has(BASE_TAG)) keep.add(BASE_TAG);
   const kept = inputs.filter((t) => keep.has(t.name));
   const pruned = inputs
     .filter((t) => !keep.has(t.name))
     .map((t) => t.name)
     .sort();
   if (pruned.length > 0) opts.onInfo?.(`Included ${kept.length} images from ${ops.length} input operators into the release`);
-  for (const t of opts.include ?? []) {
-    if (!inputByName.has(t)) throw new OsimageError(`--include: no input image tag named ${JSON.stringify(t)}`);
-  }
 
   let manifests: PayloadFile[];
   try {

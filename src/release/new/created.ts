@@ -17,3 +17,12 @@ export function createdTime(flag: string | undefined, environment: NodeJS.Proces
   }
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+/**
+ * oc's default release name: `0.0.1-` and the creation time as `YYYY-MM-DD-HHMMSS` (UTC), a semantic version whose
+ * pre-release sorts by time. oc takes the clock; osimage the creation time, so it stays reproducible.
+ */
+export function defaultReleaseName(created: string): string {
+  const t = created.replace(/\.\d+Z$/, 'Z');
+  return `0.0.1-${t.slice(0, 10)}-${t.slice(11, 13)}${t.slice(14, 16)}${t.slice(17, 19)}`;
+}

@@ -6,54 +6,37 @@
  * of operators cannot change, they are taken from the input release instead of pulling the operator images
  * (reuse.ts), unless `fullRebuild`. Pure of output: returns the files and what it decided.
  */
-import { OsimageError, UsageError, describe } from '../../errors.js';
+import { OsimageError, UsageError } from '../../errors.js';
 import { forEachLimit } from '../../files/parallel.js';
 import { digestOf } from '../../oci/digest.js';
 import { IMAGE_REFERENCES, type ImageStream, type TagReference } from '../../oci/image-stream.js';
 import { ocImageStream } from '../../oc/image-stream.js';
 import { goJson } from '../../golang/json.js';
 import { RELEASE_METADATA } from '../info.js';
+import { ANNOTATION_DISPLAY_NAMES, ANNOTATION_VERSIONS } from '../references.js';
+import { serializeReleaseMetadata, type PayloadFile } from './assemble.js';
+import { readComponentConfigs, readOperatorReferences, type OpenComponent } from './components.js';
 import {
-  ANNOTATION_COMMIT,
-  ANNOTATION_DISPLAY_NAMES,
-  ANNOTATION_SOURCE_LOCATION,
-  ANNOTATION_VERSIONS,
-  parseComponentVersions,
-} from '../references.js';
-import {
-  buildOperatorFiles,
-  creating,
-  MissingImagesError,
-  OVERRIDE_ANNOTATION,
-  serializeReleaseMetadata,
-  type OperatorSource,
-  type PayloadFile,
-} from './assemble.js';
-import {
-  readComponentConfigs,
-  readOperatorManifests,
-  readOperatorReferences,
-  type ComponentImage,
-  type OpenComponent,
-} from './components.js';
+  annotateFromLabels,
+  applyOverride,
+  buildFromOperators,
+  byName,
+  DEFAULT_BASE_TAG,
+  latest,
+  operatorImagesOf,
+  OperatorReader,
+  overriddenTags,
+  serializeStream,
+} from './from-images.js';
 import type { Mapping } from './mappings.js';
 import { releaseMetadata, type ReleaseMetadata } from './metadata.js';
-import { MAX_PAYLOAD_BYTES, readInputRelease, type InputRelease } from './release-input.js';
+import { readInputRelease, type InputRelease } from './release-input.js';
 import { loadComponents, saveComponents } from './component-cache.js';
 import type { CacheStore } from '../../cache/store.js';
 import { planReuse, type ReusePlan } from './reuse.js';
 import type { ImageSource } from '../../registry/types.js';
 
 export const FROM_RELEASE_ANNOTATION = 'release.openshift.io/from-release';
-export const ANNOTATION_COMMIT_REF = 'io.openshift.build.commit.ref';
-/** oc's default --to-image-base-tag: always kept in the payload, and the base when the release names none. */
-export const DEFAULT_BASE_TAG = 'cluster-version-operator';
-/**
- * Components a version label may name. oc 4.13 knows the first four; kubectl and kubernetes-tests were added in
- * oc 4.16, and every release since carries them on its cli images, so refusing them would refuse today's releases.
- */
-export const ALLOWED_COMPONENTS = ['kubernetes', 'machine-os', 'kernel', 'crio', 'kubectl', 'kubernetes-tests'];
-
 /** An OS tag set from an RHCOS build: an override whose version annotations come from the build. */
 export interface OsOverride {
   tag: string;
@@ -88,6 +71,8 @@ export interface FromReleaseOptions {
   skipManifestCheck?: boolean | undefined;
   /** The creation time of a release that changes something (osimage's reproducible default). */
   created: string;
+  /** --component-versions or its display names were given: oc counts them as a change (nothing else reads them). */
+  componentVersions?: boolean | undefined;
   /** Read every operator image's manifests, as oc does, even where the release's own files could be kept. */
   fullRebuild?: boolean | undefined;
   /** Whether the release was named by tag (oc then names its digest in the canonical rebuild's info line). */
@@ -117,8 +102,6 @@ export interface FromReleaseResult {
   folderTime: Date | undefined;
 }
 
-const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-
 /** The base image: the tag whose digest the release's base-image-digest label names (oc's rule). */
 function baseFromLabel(o: FromReleaseOptions, input: InputRelease, tags: TagReference[]): { base?: string; overridesBase: boolean } {
   if (o.toImageBase !== undefined || !input.baseDigest) return { overridesBase: false };
@@ -132,36 +115,6 @@ function baseFromLabel(o: FromReleaseOptions, input: InputRelease, tags: TagRefe
     );
   }
   return { base: o.release, overridesBase: true };
-}
-
-/** Copy the labels oc copies into a tag's annotations (commit always, versions only when labelled). */
-function annotateFromLabels(tag: TagReference, img: ComponentImage): void {
-  const labels = img.labels;
-  const a: Record<string, string> = { ...(tag.annotations ?? {}) };
-  a[ANNOTATION_COMMIT] = labels[ANNOTATION_COMMIT] ?? '';
-  a[ANNOTATION_COMMIT_REF] = labels[ANNOTATION_COMMIT_REF] ?? '';
-  a[ANNOTATION_SOURCE_LOCATION] = labels[ANNOTATION_SOURCE_LOCATION] ?? '';
-  const versions = labels[ANNOTATION_VERSIONS] ?? '';
-  if (versions !== '') {
-    let components: Map<string, unknown>;
-    try {
-      components = parseComponentVersions(versions, labels[ANNOTATION_DISPLAY_NAMES] ?? '');
-    } catch (err) {
-      throw new OsimageError(
-        `unable to check whether to include image ${img.pullspec}: tag ${JSON.stringify(tag.name)} has an invalid ${ANNOTATION_VERSIONS} or ${ANNOTATION_DISPLAY_NAMES} label: ${describe(err)}`,
-      );
-    }
-    for (const c of components.keys()) {
-      if (!ALLOWED_COMPONENTS.includes(c)) {
-        throw new OsimageError(
-          `unable to check whether to include image ${img.pullspec}: tag ${JSON.stringify(tag.name)} references a component version ${JSON.stringify(c)} which is not in the allowed list`,
-        );
-      }
-    }
-    a[ANNOTATION_VERSIONS] = versions;
-    a[ANNOTATION_DISPLAY_NAMES] = labels[ANNOTATION_DISPLAY_NAMES] ?? '';
-  }
-  tag.annotations = a;
 }
 
 export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromReleaseResult> {
@@ -193,7 +146,8 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
     o.mappings.length > 0 ||
     osOverrides.length > 0 ||
     o.exclude.length > 0 ||
-    o.include.length > 0;
+    o.include.length > 0 ||
+    o.componentVersions === true;
 
   const inputName = input.stream.metadata.name ?? '';
   const metadata = releaseMetadata({
@@ -221,14 +175,7 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
   for (const m of overrides) {
     if (exclude.has(m.source)) continue;
     ordered.push(m.source);
-    let tag = byTag.get(m.source);
-    if (!tag) {
-      tag = { name: m.source };
-      tags.push(tag);
-      byTag.set(m.source, tag);
-    }
-    tag.annotations = { [OVERRIDE_ANNOTATION]: 'true' };
-    tag.from = { kind: 'DockerImage', name: m.target };
+    applyOverride(tags, byTag, m.source, m.target);
   }
   tags.sort(byName);
   const stream: ImageStream = {
@@ -276,21 +223,10 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
     tag.annotations = { ...(tag.annotations ?? {}), [ANNOTATION_VERSIONS]: x.versions, [ANNOTATION_DISPLAY_NAMES]: x.displayNames ?? '' };
   }
 
-  const operatorImages = [...images.values()].filter((i) => i.operator).sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
-  const operatorNames = new Set(operatorImages.map((i) => i.tag));
-  const overridden = new Set(tags.filter((t) => t.annotations?.[OVERRIDE_ANNOTATION] === 'true').map((t) => t.name));
-
-  const read = new Map<string, OperatorSource>();
-  const budget = { left: MAX_PAYLOAD_BYTES };
-  const readOperators = async (list: ComponentImage[]) => {
-    const todo = list.filter((i) => !read.has(i.tag));
-    await forEachLimit(todo, 6, async (img) => {
-      read.set(img.tag, await readOperatorManifests(img, o.open, overridden.has(img.tag), budget));
-    });
-    for (const img of todo) {
-      o.onInfo?.(overridden.has(img.tag) ? `Loading override ${img.pullspec} ${img.tag}` : `Loading ${img.digest} ${img.tag}`);
-    }
-  };
+  const operatorImages = operatorImagesOf(images);
+  const overridden = overriddenTags(tags);
+  const reader = new OperatorReader(o.open, overridden, o.onInfo);
+  const read = reader.read;
 
   let plan: ReusePlan | undefined;
   if (!o.fullRebuild) {
@@ -304,7 +240,7 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
       include: new Set([...o.include, o.toImageBaseTag ?? DEFAULT_BASE_TAG]),
       overridden,
       readOperators: async (names) => {
-        await readOperators(operatorImages.filter((i) => names.includes(i.tag)));
+        await reader.readOperators(operatorImages.filter((i) => names.includes(i.tag)));
         return read;
       },
       readReferences: async (list) => {
@@ -341,46 +277,16 @@ export async function assembleFromRelease(o: FromReleaseOptions): Promise<FromRe
     return result(files, newest);
   }
 
-  await readOperators(operatorImages);
-  // oc keeps a tag that an operator's image-references names, an operator's own tag, --include and the base tag.
-  const keep = new Set<string>([...o.include, o.toImageBaseTag ?? DEFAULT_BASE_TAG, ...ordered.filter((n) => operatorNames.has(n))]);
-  for (const op of read.values()) for (const t of op.references?.spec.tags ?? []) keep.add(t.name);
-  const kept = tags.filter((t) => keep.has(t.name));
-  if (kept.length !== tags.length) {
-    o.onInfo?.(`Included ${kept.length} images from ${read.size} input operators into the release`);
-    stream.spec.tags = kept;
-  }
-  // oc walks its list of operator tags, where a tag given as a mapping comes twice: its files are written twice.
-  const walk = ordered.filter((n) => operatorNames.has(n)).sort();
-  const ops = walk.map((n) => read.get(n)!).filter((op) => op.files.length > 0);
-  const newest = latest(ops.map((op) => op.newest));
-  let manifests: PayloadFile[];
-  try {
-    manifests = await buildOperatorFiles(
-      { metadata, allowMissingImages: o.allowMissingImages, skipManifestCheck: o.skipManifestCheck, onInfo: o.onInfo },
-      ops,
-      stream,
-    );
-  } catch (err) {
-    if (err instanceof MissingImagesError) throw err;
-    throw creating(err);
-  }
-  const files = [
-    { name: IMAGE_REFERENCES, data: serializeStream(stream), mtime: newest },
-    { name: RELEASE_METADATA, data: serializeReleaseMetadata(metadata), mtime: newest },
-    ...manifests,
-  ];
-  return result(files, newest);
-}
-
-/** The latest of some times, to the second (tar keeps seconds). */
-function latest(times: Array<Date | undefined>): Date | undefined {
-  let max: number | undefined;
-  for (const t of times) if (t && (max === undefined || t.getTime() > max)) max = t.getTime();
-  return max === undefined ? undefined : new Date(Math.floor(max / 1000) * 1000);
-}
-
-/** image-references as oc writes it: json.MarshalIndent of the ImageStream, no final newline. */
-export function serializeStream(stream: ImageStream): Buffer {
-  return Buffer.from(goJson(ocImageStream(stream)));
+  const built = await buildFromOperators({
+    stream,
+    ordered,
+    operatorImages,
+    reader,
+    include: [...o.include, o.toImageBaseTag ?? DEFAULT_BASE_TAG],
+    metadata,
+    allowMissingImages: o.allowMissingImages,
+    skipManifestCheck: o.skipManifestCheck,
+    onInfo: o.onInfo,
+  });
+  return result(built.files, built.folderTime);
 }

@@ -1,11 +1,19 @@
 /**
  * The release image: an optional base image plus one appended release-manifests layer, with the config
  * rewritten as oc does (labels replaced by io.openshift.release and io.openshift.release.base-image-digest,
- * one history entry, os/arch defaulting to linux/amd64).
+ * one history entry, os/arch defaulting to linux/amd64); on a manifest-list base, that on each of its images.
  */
 import { OsimageError } from '../../errors.js';
-import { resolveImage } from '../../registry/platform.js';
-import { MEDIA_TYPES, type Descriptor, type ImageConfig, type ImageSource } from '../../registry/types.js';
+import { selectPlatform } from '../../registry/platform.js';
+import {
+  isIndex,
+  MEDIA_TYPES,
+  type Descriptor,
+  type FetchedManifest,
+  type ImageConfig,
+  type ImageManifest,
+  type ImageSource,
+} from '../../registry/types.js';
 import { buildLayer, jsonBlob, type Blob, type BuiltLayer } from '../build-layer.js';
 import { readImageConfig } from '../info.js';
 import type { PayloadFile } from './assemble.js';
@@ -37,13 +45,51 @@ export interface BaseImage {
   docker: boolean;
 }
 
-export async function loadBase(source: ImageSource, filterByOs?: string): Promise<BaseImage> {
-  const resolved = await resolveImage(source, filterByOs);
-  const m = resolved.manifest.parsed;
-  const config = await readImageConfig(source, m.config);
-  const mt = resolved.manifest.mediaType || m.mediaType || '';
-  return { source, digest: resolved.manifest.digest, layers: m.layers, config, docker: mt === MEDIA_TYPES.dockerManifest };
+async function baseOf(source: ImageSource, m: FetchedManifest & { parsed: ImageManifest }): Promise<BaseImage> {
+  const config = await readImageConfig(source, m.parsed.config);
+  const mt = m.mediaType || m.parsed.mediaType || '';
+  return { source, digest: m.digest, layers: m.parsed.layers, config, docker: mt === MEDIA_TYPES.dockerManifest };
 }
+
+/** A manifest list as a base: each of its images, in the list's order, the release layer goes on every one. */
+export interface BaseList {
+  source: ImageSource;
+  list: FetchedManifest & { parsed: { manifests: Descriptor[] } };
+  images: Array<{ entry: Descriptor; base: BaseImage }>;
+}
+
+/**
+ * The base as oc's `new` takes it: an image; a manifest list with one entry, as its image; a longer list only with
+ * `keepManifestList` (then every image of it, as a list), else oc's error. osimage also takes one image of the
+ * list with an explicit `--filter-by-os`.
+ */
+export async function loadBases(
+  source: ImageSource,
+  opts: { filterByOs?: string | undefined; keepManifestList?: boolean | undefined } = {},
+): Promise<BaseImage | BaseList> {
+  const top = await source.manifest();
+  if (!isIndex(top.parsed)) return baseOf(source, top as FetchedManifest & { parsed: ImageManifest });
+  const entries = top.parsed.manifests;
+  const child = async (entry: Descriptor) => {
+    const m = await source.manifestByDigest(entry.digest);
+    if (isIndex(m.parsed)) {
+      throw new OsimageError(`image ${source.name}: the manifest list entry ${entry.digest} is itself a list, which is unsupported`);
+    }
+    return baseOf(source, m as FetchedManifest & { parsed: ImageManifest });
+  };
+  if (entries.length === 1) return child(entries[0]!);
+  if (opts.keepManifestList) {
+    const images = [];
+    for (const entry of entries) images.push({ entry, base: await child(entry) });
+    return { source, list: top as BaseList['list'], images };
+  }
+  if (opts.filterByOs !== undefined && opts.filterByOs !== '') return child(selectPlatform(top.parsed, source.name, opts.filterByOs));
+  throw new OsimageError(
+    `use --keep-manifest-list option for image manifest type *manifestlist.DeserializedManifestList from manifest ${top.digest}`,
+  );
+}
+
+export const isBaseList = (b: BaseImage | BaseList | undefined): b is BaseList => b !== undefined && 'images' in b;
 
 export interface ReleaseImage {
   manifest: Blob;
@@ -93,4 +139,37 @@ export async function composeReleaseImage(opts: {
     docker ? MEDIA_TYPES.dockerManifest : MEDIA_TYPES.ociManifest,
   );
   return { manifest, config: configBlob, layer, baseLayers, created: opts.created };
+}
+
+/** A release made on every image of a manifest list: one image each, and the list naming them (in the base's order). */
+export interface ReleaseList {
+  manifest: Blob;
+  images: ReleaseImage[];
+  created: string;
+}
+
+/**
+ * The release layer on each image of the list, and a list of the same kind (a Docker list stays one, an OCI index
+ * one) whose entries keep their platforms and name the new images.
+ */
+export async function composeReleaseList(opts: {
+  name: string;
+  files: PayloadFile[];
+  created: string;
+  bases: BaseList;
+  folderTime?: Date | undefined;
+}): Promise<ReleaseList> {
+  const images: ReleaseImage[] = [];
+  for (const { base } of opts.bases.images) {
+    images.push(
+      await composeReleaseImage({ name: opts.name, files: opts.files, created: opts.created, base, folderTime: opts.folderTime }),
+    );
+  }
+  const mediaType = opts.bases.list.mediaType === MEDIA_TYPES.ociIndex ? MEDIA_TYPES.ociIndex : MEDIA_TYPES.dockerList;
+  const manifests = opts.bases.images.map(({ entry }, i) => {
+    const d = images[i]!.manifest.descriptor;
+    const { mediaType: _m, size: _s, digest: _d, ...rest } = entry;
+    return { mediaType: d.mediaType, size: d.size, digest: d.digest, ...rest };
+  });
+  return { manifest: jsonBlob({ schemaVersion: 2, mediaType, manifests }, mediaType), images, created: opts.created };
 }

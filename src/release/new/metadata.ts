@@ -1,4 +1,5 @@
-import { OsimageError, UsageError, describe } from '../../errors.js';
+import { OsimageError, UsageError } from '../../errors.js';
+import { type GoType, goUnmarshalError } from '../../golang/json-decode.js';
 import { format, parse } from '../../golang/semver.js';
 
 /** The `release-metadata` file (`cincinnati-metadata-v0`). */
@@ -33,7 +34,31 @@ function versionList(values: string[] | undefined, flag: string): string[] {
   ].sort();
 }
 
-/** Build release-metadata: semver-normalised version, previous/next sorted as strings, metadata a JSON object. */
+/** oc's release-metadata Go type, which `--metadata` is first decoded into (so its errors name it). */
+const CINCINNATI_METADATA: GoType = {
+  kind: 'struct',
+  name: 'CincinnatiMetadata',
+  pkg: 'release',
+  fields: {
+    kind: { kind: 'string' },
+    version: { kind: 'string' },
+    previous: { kind: 'slice', elem: { kind: 'string' } },
+    next: { kind: 'slice', elem: { kind: 'string' } },
+    metadata: { kind: 'map', elem: { kind: 'interface' } },
+  },
+};
+
+/**
+ * `--metadata` as oc checks it: decoded into its release-metadata type, refused in Go's words (`invalid --metadata:
+ * invalid character 'b' looking for beginning of object key string`, `invalid --metadata: json: cannot unmarshal
+ * array into Go value of type release.CincinnatiMetadata`). `null` passes and means no metadata, as in oc.
+ */
+export function checkMetadataJson(text: string): void {
+  const err = goUnmarshalError(text, CINCINNATI_METADATA);
+  if (err !== undefined) throw new UsageError(`invalid --metadata: ${err}`);
+}
+
+/** Build release-metadata: semver-normalised version, previous/next sorted as strings, metadata a JSON object (or null). */
 export function releaseMetadata(opts: { name: string; previous?: string[]; next?: string[]; metadataJson?: string }): ReleaseMetadata {
   const md: ReleaseMetadata = {
     kind: 'cincinnati-metadata-v0',
@@ -43,14 +68,9 @@ export function releaseMetadata(opts: { name: string; previous?: string[]; next?
   const next = versionList(opts.next, '--next');
   if (next.length) md.next = next;
   if (opts.metadataJson !== undefined && opts.metadataJson !== '') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(opts.metadataJson);
-    } catch (err) {
-      throw new UsageError(`--metadata: invalid JSON: ${describe(err)}`);
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError('--metadata must be a JSON object');
-    if (Object.keys(parsed).length) md.metadata = parsed as Record<string, unknown>;
+    checkMetadataJson(opts.metadataJson);
+    const parsed = JSON.parse(opts.metadataJson) as Record<string, unknown> | null;
+    if (parsed !== null && Object.keys(parsed).length) md.metadata = parsed;
   }
   return md;
 }

@@ -8,7 +8,7 @@ import { writeOciArchive } from '../../registry/oci-write.js';
 import { openPushTarget, type PushOptions } from '../../registry/push.js';
 import type { Descriptor, ImageSource } from '../../registry/types.js';
 import type { PayloadFile } from './assemble.js';
-import type { ReleaseImage } from './image.js';
+import type { ReleaseImage, ReleaseList } from './image.js';
 
 /** A stream that starts flowing once the source's blob stream is open (push takes a synchronous opener). */
 function lazyBlob(source: ImageSource, desc: Descriptor): Readable {
@@ -39,6 +39,37 @@ export async function pushRelease(
   await dest.pushBlob(image.layer.descriptor, image.layer.bytes);
   await dest.pushBlob(image.config.descriptor, image.config.bytes);
   return dest.pushManifest(image.manifest.bytes, image.manifest.descriptor.mediaType);
+}
+
+/** Push every image of a list by digest (base layers as pushRelease does), then the list under the target's tag. */
+export async function pushReleaseList(
+  release: ReleaseList,
+  target: string,
+  base: ImageSource,
+  opts: PushOptions & { baseRepository?: string; baseRegistry?: string },
+): Promise<string> {
+  const dest = await openPushTarget(target, opts);
+  const sameRegistry = opts.baseRegistry !== undefined && opts.baseRegistry === dest.reference.registry;
+  for (const image of release.images) {
+    for (const desc of image.baseLayers) {
+      await dest.pushBlob(desc, () => lazyBlob(base, desc), sameRegistry && opts.baseRepository ? { mountFrom: opts.baseRepository } : {});
+    }
+    await dest.pushBlob(image.layer.descriptor, image.layer.bytes);
+    await dest.pushBlob(image.config.descriptor, image.config.bytes);
+    await dest.pushManifest(image.manifest.bytes, image.manifest.descriptor.mediaType, image.manifest.descriptor.digest);
+  }
+  return dest.pushManifest(release.manifest.bytes, release.manifest.descriptor.mediaType);
+}
+
+/** {@link writeReleaseArchive} for a list: the list under `tag`, its images and their blobs beside it. */
+export async function writeReleaseListArchive(release: ReleaseList, file: string, tag: string, base: ImageSource): Promise<void> {
+  const blobs = release.images.flatMap((image) => [
+    ...image.baseLayers.map((descriptor) => ({ descriptor, open: () => base.blob(descriptor) })),
+    image.layer,
+    image.config,
+    image.manifest,
+  ]);
+  await writeOciArchive(file, [{ top: release.manifest, blobs, tag }], { mtime: new Date(release.created) });
 }
 
 /**

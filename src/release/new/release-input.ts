@@ -17,8 +17,14 @@ export const MAX_PAYLOAD_BYTES = 512 * 1024 * 1024;
 /** A tag name (Docker's grammar: a word character, then up to 127 of word characters, `.` and `-`). */
 const TAG_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
 
-/** Images a release may name (real ones name about 200): each is read, so a hostile list is refused. */
-export const MAX_TAGS = 10_000;
+/**
+ * A tag's name becomes part of payload file names (0000_50_<tag>_<file>): only a tag name as Docker's grammar has
+ * it, never a path. `where` names the input.
+ */
+export function checkTagNames(tags: Array<{ name?: string }>, where: string): void {
+  const bad = tags.find((t) => !TAG_NAME.test(t.name ?? ''));
+  if (bad) throw new OsimageError(`${where}: image-references names tag ${JSON.stringify(bad.name)}, which is no tag name`);
+}
 
 export interface InputMetadata {
   previous: string[];
@@ -116,13 +122,7 @@ export async function readInputRelease(source: ImageSource, filterByOs: string |
   } catch (err) {
     throw new OsimageError(`unable to load image-references from release contents: ${describe(err)}`);
   }
-  // A tag's name becomes part of payload file names (0000_50_<tag>_<file>): only a tag name as Docker's grammar
-  // has it, never a path.
-  const bad = stream.spec.tags.find((t) => !TAG_NAME.test(t.name ?? ''));
-  if (bad) throw new OsimageError(`${source.name}: image-references names tag ${JSON.stringify(bad.name)}, which is no tag name`);
-  if (stream.spec.tags.length > MAX_TAGS) {
-    throw new OsimageError(`${source.name}: image-references names ${stream.spec.tags.length} images; at most ${MAX_TAGS} are read`);
-  }
+  checkTagNames(stream.spec.tags, source.name);
   return {
     digest: resolved.manifest.digest,
     baseDigest,

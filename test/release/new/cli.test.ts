@@ -281,11 +281,26 @@ describe("the seed's case: machine-os-content referenced by the MCO", () => {
 describe('release new errors', () => {
   const base = ['release', 'new', '--from-dir', FIXTURE, '--name', '4.99.0'];
   it.each([
-    [[], 'error: give exactly one of --to-image, --to-file and --to-dir'],
-    [['--to-dir', '/tmp/x', '--to-file', '/tmp/y'], 'error: give exactly one of --to-image, --to-file and --to-dir'],
+    [['--to-dir', '/tmp/x', '--to-file', '/tmp/y'], 'error: give at most one of --to-image, --to-file and --to-dir'],
     [['--to-image', `127.0.0.1:1/ocp/release@sha256:${A}`], 'error: --to-image may only point to a repository or tag, not a digest'],
     [['--to-dir', '/tmp/x', 'nonsense'], 'error: all arguments must be valid SRC=DST mappings'],
-    [['--to-dir', '/tmp/x', '--metadata', '[1]'], 'error: --metadata must be a JSON object'],
+    [
+      ['--to-dir', '/tmp/x', '--metadata', '[1]'],
+      'error: invalid --metadata: json: cannot unmarshal array into Go value of type release.CincinnatiMetadata',
+    ],
+    [
+      ['--to-dir', '/tmp/x', '--metadata', '{bad'],
+      "error: invalid --metadata: invalid character 'b' looking for beginning of object key string",
+    ],
+    [['--to-dir', '/tmp/x', '--to-signature', '/tmp/sig'], 'error: --to-signature requires --to-image'],
+    [
+      ['--to-dir', '/tmp/x', '--component-versions', 'kubernetes'],
+      'error: --component-versions is invalid: the version pair "kubernetes" must be NAME=VERSION',
+    ],
+    [
+      ['--to-dir', '/tmp/x', '--from-release', 'quay.io/x/y:1'],
+      'error: only one of --from-image-stream, --from-image-stream-file, --from-release, or --from-dir may be specified',
+    ],
   ])('%j is a usage error', async (extra, message) => {
     const r = await osimage([...base, ...extra]);
     expect(r.exitCode).toBe(2);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { osimage } from '../../helpers/cli.js';
-import { baseEntries, entry, image, layout, pushBuilt, tempDir, type Temp } from '../../helpers/oci-builder.js';
+import { baseEntries, entry, image, layout, multiArch, pushBuilt, tempDir, type Temp } from '../../helpers/oci-builder.js';
 import { printLogsOnFailure, startRegistry, type TestRegistry } from '../../helpers/registry.js';
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/release-new/payload', import.meta.url));
@@ -126,8 +126,8 @@ describe('release new --to-image', () => {
     expect(info.stdout).toMatch(/^Name: +4\.99\.1/m);
   });
 
-  it('without a base the payload is the single release-manifests layer', async () => {
-    const r = await osimage([
+  it('without --to-image-base the release goes on the cluster-version-operator tag, as in oc; an empty tag means no base', async () => {
+    const args = [
       'release',
       'new',
       '--insecure',
@@ -137,7 +137,19 @@ describe('release new --to-image', () => {
       '4.99.2',
       '--to-image',
       `${reg!.host}/ocp/release:4.99.2`,
-    ]);
+    ];
+    // The fixture's cluster-version-operator is on quay.io, which the test does not reach: the failure names it.
+    const unreachable = await osimage(args);
+    expect(unreachable.exitCode).toBe(1);
+    expect(unreachable.stderr).toMatch(
+      /^error: failed to push image 127\.0\.0\.1:\d+\/ocp\/release:4\.99\.2: unable to read image quay\.io\/openshift-release-dev\/ocp-v4\.0-art-dev@sha256:c{64}: /m,
+    );
+    const none = await osimage([...args, '--to-image-base-tag', 'nope']);
+    expect(none.exitCode).toBe(1);
+    expect(none.stderr.split('\n').at(-1)).toBe(
+      'error: the base image tag "nope" could not be found in the input, cannot build a release image',
+    );
+    const r = await osimage([...args, '--to-image-base-tag', '']);
     expect(r.exitCode).toBe(0);
     const manifest = await getManifest('ocp/release', '4.99.2');
     expect(manifest.layers).toHaveLength(1);
@@ -159,5 +171,75 @@ describe('release new --to-image', () => {
     ]);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/^error: .*ocp\/nope:1.*not found/m);
+  });
+});
+
+describe('release new on a manifest list base', () => {
+  let listDigest: string;
+  let childDigests: string[];
+  beforeAll(async () => {
+    const amd = await image([{ entries: baseEntries() }], { architecture: 'amd64' });
+    const arm = await image([{ entries: baseEntries() }, { entries: [{ name: 'etc/arm', data: 'arm' }] }], { architecture: 'arm64' });
+    const list = multiArch([
+      { image: amd, platform: { os: 'linux', architecture: 'amd64' } },
+      { image: arm, platform: { os: 'linux', architecture: 'arm64' } },
+    ]);
+    listDigest = await pushBuilt(`${reg!.host}/ocp/cvo:multi`, list);
+    childDigests = [amd.descriptor.digest, arm.descriptor.digest];
+  });
+  const args = (...extra: string[]) => [
+    'release',
+    'new',
+    '--insecure',
+    '--from-dir',
+    FIXTURE,
+    '--name',
+    '4.99.3',
+    '--to-image-base',
+    `${reg!.host}/ocp/cvo:multi`,
+    ...extra,
+  ];
+
+  it("is refused without --keep-manifest-list, in oc's words; --filter-by-os picks one of its images", async () => {
+    const r = await osimage(args('--to-image', `${reg!.host}/ocp/release:nolist`));
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.split('\n').at(-1)).toBe(
+      `error: failed to push image ${reg!.host}/ocp/release:nolist: use --keep-manifest-list option for image manifest type *manifestlist.DeserializedManifestList from manifest ${listDigest}`,
+    );
+    const one = await osimage(args('--filter-by-os', 'linux/arm64', '--to-image', `${reg!.host}/ocp/release:arm`));
+    expect(one.exitCode).toBe(0);
+    const info = JSON.parse((await osimage(['release', 'info', '--insecure', `${reg!.host}/ocp/release:arm`, '-o', 'json'])).stdout);
+    expect(info.config.config.Labels['io.openshift.release.base-image-digest']).toBe(childDigests[1]);
+  });
+
+  it('with --keep-manifest-list gives a list: the release layer on each image, the platforms kept', async () => {
+    const r = await osimage(args('--keep-manifest-list', '--to-image', `${reg!.host}/ocp/release:list`));
+    expect(r.stderr).not.toMatch(/error/);
+    expect(r.exitCode).toBe(0);
+    const res = await fetch(`${reg!.url}/v2/ocp/release/manifests/list`, {
+      headers: { accept: 'application/vnd.oci.image.index.v1+json, application/vnd.docker.distribution.manifest.list.v2+json' },
+    });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const list = JSON.parse(bytes.toString('utf8')) as { mediaType: string; manifests: Array<{ digest: string; platform: unknown }> };
+    expect(r.stdout.split(' ')[0]).toBe(res.headers.get('docker-content-digest'));
+    expect(list.manifests.map((m) => m.platform)).toEqual([
+      { os: 'linux', architecture: 'amd64' },
+      { os: 'linux', architecture: 'arm64' },
+    ]);
+    // Each image is its base's, with the release layer on top and that base's digest in its label.
+    for (const [i, arch] of ['linux/amd64', 'linux/arm64'].entries()) {
+      const info = await osimage(['release', 'info', '--insecure', '--filter-by-os', arch, `${reg!.host}/ocp/release:list`, '-o', 'json']);
+      expect(info.exitCode).toBe(0);
+      const j = JSON.parse(info.stdout);
+      expect(j.metadata.version).toBe('4.99.3');
+      expect(j.config.config.Labels['io.openshift.release.base-image-digest']).toBe(childDigests[i]);
+    }
+    // The same list in an oci-archive, and nothing pushed by a dry run.
+    const file = join(tmp.dir, 'list.tar');
+    const f = await osimage(args('--keep-manifest-list', '--to-file', file));
+    expect(f.stdout).toBe(r.stdout);
+    const dry = await osimage(args('--keep-manifest-list', '--dry-run', '--to-image', `${reg!.host}/ocp/release:dry`));
+    expect(dry.stdout).toBe(r.stdout);
+    expect((await fetch(`${reg!.url}/v2/ocp/release/manifests/dry`)).status).toBe(404);
   });
 });

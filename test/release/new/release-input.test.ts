@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openImage } from '../../../src/registry/open.js';
-import { MAX_TAGS, readInputRelease } from '../../../src/release/new/release-input.js';
+import { MAX_TAGS } from '../../../src/oci/image-stream.js';
+import { readInputRelease } from '../../../src/release/new/release-input.js';
 import { baseEntries, entry, image, layout, releaseEntries, tempDir, type Temp } from '../../helpers/oci-builder.js';
 
 let tmp: Temp;
@@ -47,10 +48,10 @@ describe('the input release', () => {
     }
   });
 
-  it('refuses a release that names more images than any real one', async () => {
+  it('refuses a release that names more images than any real one (each would be read)', async () => {
     const tags = Array.from({ length: MAX_TAGS + 1 }, (_, i) => ({ name: `t${i}` }));
     await expect(read([{ entries: releaseEntries({ tags }) }])).rejects.toThrow(
-      `names ${MAX_TAGS + 1} images; at most ${MAX_TAGS} are read`,
+      `unable to load image-references from release contents: image-references has ${MAX_TAGS + 1} tags, more than the ${MAX_TAGS} osimage reads`,
     );
   });
 });

@@ -142,6 +142,9 @@ describe('release-metadata', () => {
   });
   it('refuses a non-semver name and a non-object metadata', () => {
     expect(() => releaseMetadata({ name: 'four' })).toThrow(/--name/);
-    expect(() => releaseMetadata({ name: '4.1.0', metadataJson: '[1]' })).toThrow('--metadata must be a JSON object');
+    expect(() => releaseMetadata({ name: '4.1.0', metadataJson: '[1]' })).toThrow(
+      'invalid --metadata: json: cannot unmarshal array into Go value of type release.CincinnatiMetadata',
+    );
+    expect(releaseMetadata({ name: '4.1.0', metadataJson: 'null' }).metadata).toBeUndefined();
   });
 });
