@@ -2,9 +2,9 @@
  * `release new -f FILE` and `release new TAG=PULLSPEC…` with no other input: options into types, one core call
  * (assembleFromStream), then the output (-o json, --to-dir, --to-file, --to-image, or oc's dry run).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readRegularFile } from '../files/read.js';
 import { setExitCode } from '../context.js';
-import { OsimageError, describe } from '../errors.js';
+import { OsimageError, describe, hasCode } from '../errors.js';
 import { fetchBytes } from '../http/client.js';
 import type { TagReference } from '../oci/image-stream.js';
 import * as term from '../output/terminal.js';
@@ -40,12 +40,11 @@ async function readStreamFile(file: string): Promise<Buffer> {
     }
   }
   try {
-    const st = await stat(file);
-    if (st.isFile() && st.size > MAX_STREAM_FILE_BYTES) throw new Error(`${file} holds more than ${MAX_STREAM_FILE_BYTES} bytes`);
-    return await readFile(file);
+    // One bounded read that refuses a FIFO or a device before reading it.
+    return await readRegularFile(file, MAX_STREAM_FILE_BYTES);
   } catch (err) {
     // oc passes a missing file's error through as Go words it.
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new OsimageError(`open ${file}: no such file or directory`, { cause: err });
+    if (hasCode(err, 'file-missing')) throw new OsimageError(`open ${file}: no such file or directory`, { cause: err });
     throw new OsimageError(`unable to read input image stream file: ${describe(err)}`, { cause: err });
   }
 }

@@ -2,7 +2,8 @@
  * `release new --from-dir`: turn a folder of operator manifests plus input images into the files of a
  * release payload, as `oc adm release new` does. Pure of output: returns the files and what it decided.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
+import { readRegularFile } from '../../files/read.js';
 import { join } from 'node:path';
 import { OsimageError, describe, hasCode } from '../../errors.js';
 import { IMAGE_REFERENCES, parseImageReferences, type ImageStream, type TagReference } from '../../oci/image-stream.js';
@@ -79,13 +80,15 @@ export class MissingImagesError extends OsimageError {
 
 async function readInputs(fromDir: string): Promise<ImageStream> {
   const file = join(fromDir, IMAGE_REFERENCES);
+  // As for the operator folders: the payload is the folder's own bytes, so a link is refused, never followed,
+  // and a FIFO or a device is refused before it is read (one bounded read).
+  const st = await lstat(file).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
+  if (st === undefined) return { kind: 'ImageStream', apiVersion: 'image.openshift.io/v1', metadata: {}, spec: { tags: [] } };
+  if (st.isSymbolicLink()) throw new OsimageError(`${file}: a symbolic link is not read as the input image-references`);
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    bytes = await readRegularFile(file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      return { kind: 'ImageStream', apiVersion: 'image.openshift.io/v1', metadata: {}, spec: { tags: [] } };
-    }
     throw new OsimageError(`cannot read ${file}: ${describe(err)}`);
   }
   let stream: ImageStream;
@@ -193,7 +196,7 @@ export async function assemblePayload(opts: AssembleOptions): Promise<AssembledP
 
   let manifests: PayloadFile[];
   try {
-    const sources = ops.map((op) => ({ ...op, read: (file: string) => readFile(join(opts.fromDir, op.operator, file)) }));
+    const sources = ops.map((op) => ({ ...op, read: (file: string) => readRegularFile(join(opts.fromDir, op.operator, file)) }));
     manifests = await buildOperatorFiles(opts, sources, { ...inputStream, spec: { ...inputStream.spec, tags: inputs } });
   } catch (err) {
     throw creating(err);

@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { MAX_TAGS } from '../../oci/image-stream.js';
 
 /** One `TAG=PULLSPEC` override, with where it came from for messages. */
 export interface Mapping {
@@ -19,6 +20,9 @@ function parsePair(pair: string, origin: string): Mapping {
   return { source, target, origin };
 }
 
+/** The most mappings `release new` takes (the most tags an ImageStream may have). */
+export const MAX_MAPPINGS = MAX_TAGS;
+
 /**
  * `TAG=PULLSPEC` arguments and a mapping file (space-separated pairs, `#` starts a comment), in oc's
  * words: `all arguments must be valid SRC=DST mappings`, `each source tag may only be specified once: X`,
@@ -30,7 +34,13 @@ export function parseMappings(args: string[], file?: { path: string; text: strin
     file.text.split(/\r?\n/).forEach((line, i) => {
       const content = line.replace(/#.*/, '').trim();
       if (!content) return;
-      for (const pair of content.split(/\s+/)) all.push(parsePair(pair, `file ${file.path}, line ${i + 1}: `));
+      for (const pair of content.split(/\s+/)) {
+        all.push(parsePair(pair, `file ${file.path}, line ${i + 1}: `));
+        // A release maps a few hundred images; each mapping is carried through every later step.
+        if (all.length > MAX_MAPPINGS) {
+          throw new UsageError(`file ${file.path}, line ${i + 1}: more than ${MAX_MAPPINGS} mappings (a release has a few hundred images)`);
+        }
+      }
     });
   }
   const seen = new Set<string>();

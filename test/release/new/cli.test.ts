@@ -2,7 +2,8 @@
  * `release new` run from the source (in-process), offline: --to-dir and --to-file, read back with release info
  * and release extract; oc's errors for missing images, bad mappings and bad manifests.
  */
-import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -356,6 +357,42 @@ describe('release new errors', () => {
       /data\.osImageURL holds the from\.name of tag machine-os-content in machine-config-operator\/image-references, but not as one piece of text/,
     );
     await expect(readdir(join(tmp.dir, 'pairs-out'))).rejects.toThrow();
+  });
+
+  it('a top-level image-references that is a link or a FIFO is refused, never followed or waited on', async () => {
+    const dir = await payloadCopy('hostile-input');
+    const refs = join(dir, 'image-references');
+    const real = join(tmp.dir, 'elsewhere-image-references');
+    await cp(refs, real);
+    await rm(refs);
+    await symlink(real, refs);
+    const link = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--to-dir', join(tmp.dir, 'h1')]);
+    expect(link.exitCode).toBe(1);
+    expect(link.stderr).toContain(`${refs}: a symbolic link is not read as the input image-references`);
+    await rm(refs);
+    execFileSync('mkfifo', [refs]);
+    const fifo = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--to-dir', join(tmp.dir, 'h2')]);
+    expect(fifo.exitCode).toBe(1);
+    expect(fifo.stderr).toContain(`${refs} is a FIFO, not a regular file`);
+  });
+
+  it('a mapping file with more mappings than any release is one line naming it', async () => {
+    const file = join(tmp.dir, 'many-mappings');
+    await writeFile(file, Array.from({ length: 10_001 }, (_, i) => `t${i}=quay.io/x/y@sha256:${'a'.repeat(64)}`).join('\n'));
+    const r = await osimage([
+      'release',
+      'new',
+      '--from-dir',
+      FIXTURE,
+      '--name',
+      '4.99.0',
+      '--mapping-file',
+      file,
+      '--to-dir',
+      join(tmp.dir, 'h3'),
+    ]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(`error: file ${file}, line 10001: more than 10000 mappings (a release has a few hundred images)`);
   });
 
   it('an input image-references that is not an ImageStream', async () => {
