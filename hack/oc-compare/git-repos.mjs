@@ -11,7 +11,8 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-const FIXED = {
+/** Who commits, and no system or user git config: commit ids stay the same from run to run. */
+export const FIXED_GIT_ENV = {
   GIT_AUTHOR_NAME: 'osimage',
   GIT_AUTHOR_EMAIL: 'osimage@example.com',
   GIT_COMMITTER_NAME: 'osimage',
@@ -25,7 +26,7 @@ export async function makeGitRepos(dir) {
   await mkdir(dir, { recursive: true });
   const work = await mkdtemp(join(dir, 'work-'));
   const git = (args, extra = {}) =>
-    run('git', args, { cwd: work, env: { PATH: process.env.PATH, HOME: work, ...FIXED, ...extra } }).then((r) => r.stdout.trim());
+    run('git', args, { cwd: work, env: { PATH: process.env.PATH, HOME: work, ...FIXED_GIT_ENV, ...extra } }).then((r) => r.stdout.trim());
   try {
     await git(['init', '-q', '-b', 'main']);
     const commits = [];

@@ -26,18 +26,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { buildLayer, jsonBlob } from '../../dist/release/build-layer.js';
 import { ocTag } from '../../test/infra/image-stream.mjs';
+import { FIXED_GIT_ENV } from './git-repos.mjs';
 import { BASE_ENTRIES, CREATED, DOCKER, art, image, imageStream, list, metadata, os, releaseEntries } from './images.mjs';
 
 const run = promisify(execFile);
-
-const FIXED = {
-  GIT_AUTHOR_NAME: 'osimage',
-  GIT_AUTHOR_EMAIL: 'osimage@example.com',
-  GIT_COMMITTER_NAME: 'osimage',
-  GIT_COMMITTER_EMAIL: 'osimage@example.com',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-};
 
 const CVO_GITHUB = 'https://github.com/openshift/cluster-version-operator';
 
@@ -72,7 +64,7 @@ export async function makeChangelogRepos(dir) {
     const work = await mkdtemp(join(dir, `work-${name}-`));
     const git = (args) => {
       const date = new Date(Date.UTC(2023, 3, 1) + 60_000 * minute++).toISOString().replace('.000', '');
-      const env = { PATH: process.env.PATH, HOME: work, ...FIXED, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+      const env = { PATH: process.env.PATH, HOME: work, ...FIXED_GIT_ENV, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
       return run('git', args, { cwd: work, env }).then((r) => r.stdout.trim());
     };
     try {
@@ -281,7 +273,7 @@ export async function prepareInfoPair(setup, pairDir, env) {
   } else if (setup === 'info-clones') {
     const path = join(pairDir, 'changelog', 'github.com', 'openshift', 'cluster-version-operator');
     await run('git', ['clone', '-q', join(env.info.repos.dir, 'cluster-version-operator.git'), path], {
-      env: { PATH: process.env.PATH, HOME: pairDir, ...FIXED },
+      env: { PATH: process.env.PATH, HOME: pairDir, ...FIXED_GIT_ENV },
     });
   } else {
     throw new Error(`setup ${setup}?`);
