@@ -1,4 +1,5 @@
-import { UsageError } from '../../errors.js';
+import { UsageError, describe } from '../../errors.js';
+import { parseImageReference } from '../../oci/reference.js';
 import { MAX_TAGS } from '../../oci/image-stream.js';
 
 /** One `TAG=PULLSPEC` override, with where it came from for messages. */
@@ -16,6 +17,13 @@ function parsePair(pair: string, origin: string): Mapping {
   const target = eq > 0 ? pair.slice(eq + 1) : '';
   if (!source || !target || !TAG_RE.test(source) || /\s/.test(target)) {
     throw new UsageError(`${origin}all arguments must be valid SRC=DST mappings`);
+  }
+  // The target is written into image-references and the manifests as it is given: it must be an image
+  // reference (no control characters, no file:// URL, a digest of the right form, a bounded length).
+  try {
+    parseImageReference(target);
+  } catch (err) {
+    throw new UsageError(`${origin}mapping ${source}: ${describe(err)}`);
   }
   return { source, target, origin };
 }

@@ -116,8 +116,17 @@ describe('manifest check', () => {
 
 describe('mappings', () => {
   it('reads arguments and a file with comments', () => {
-    const m = parseMappings(['cli=reg/cli@sha256:1'], { path: 'map.txt', text: '# header\nfoo=reg/foo:1 bar=reg/bar:2 # trailing\n\n' });
-    expect(m.map((x) => `${x.source}>${x.target}`)).toEqual(['cli>reg/cli@sha256:1', 'foo>reg/foo:1', 'bar>reg/bar:2']);
+    const cli = `reg/cli@sha256:${'1'.repeat(64)}`;
+    const m = parseMappings([`cli=${cli}`], { path: 'map.txt', text: '# header\nfoo=reg/foo:1 bar=reg/bar:2 # trailing\n\n' });
+    expect(m.map((x) => `${x.source}>${x.target}`)).toEqual([`cli>${cli}`, 'foo>reg/foo:1', 'bar>reg/bar:2']);
+  });
+  it('refuses a target that is no image reference, naming the mapping (they are written into the payload as given)', () => {
+    expect(() => parseMappings(['cli=reg/cli@sha256:zz'])).toThrow(/^mapping cli: "reg\/cli@sha256:zz" is not a valid image reference: /);
+    expect(() => parseMappings([], { path: 'm', text: 'a=file:///etc/passwd' })).toThrow(
+      /^file m, line 1: mapping a: "file:\/\/\/etc\/passwd" is not a valid image reference/,
+    );
+    expect(() => parseMappings(['a=reg/x\u001b[31m:1'])).toThrow(/^mapping a: .* is not a valid image reference/);
+    expect(() => parseMappings([`a=reg/${'x'.repeat(100_000)}:1`])).toThrow(/^mapping a: .* is not a valid image reference/);
   });
   it("uses oc's errors", () => {
     expect(() => parseMappings(['nope'])).toThrow('all arguments must be valid SRC=DST mappings');
