@@ -8,6 +8,7 @@ import { OsimageError, describe } from '../errors.js';
 import { parseYamlDocuments, yamlValue } from '../files/yaml.js';
 import type { ImageSource } from '../registry/types.js';
 import { extractFile, type ExtractOptions } from './extract.js';
+import { tooDeep, tooDeepMessage } from '../json.js';
 
 /** The ConfigMap's file name in release-manifests/ (oc prefixes the installer's `coreos-bootimages.yaml`). */
 export const BOOTIMAGES_MANIFEST = '0000_50_installer_coreos-bootimages.yaml';
@@ -40,11 +41,16 @@ export interface PickedStream {
 }
 
 function parseJson(text: string, where: string): unknown {
+  let doc: unknown;
   try {
-    return JSON.parse(text);
+    doc = JSON.parse(text);
   } catch (err) {
     throw new OsimageError(`${where} is not valid JSON: ${describe(err)}`, { code: 'invalid-input' });
   }
+  // The views and the comparisons walk the streams by recursion: a stream no installer writes is refused here.
+  const deep = tooDeep(doc);
+  if (deep !== undefined) throw new OsimageError(`${where} ${tooDeepMessage(deep)}`, { code: 'invalid-input' });
+  return doc;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

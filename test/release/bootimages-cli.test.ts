@@ -134,3 +134,15 @@ describe('release bootimages (registry)', () => {
     expect(r.stderr).toBe('error: release image did not contain 0000_50_installer_coreos-bootimages.yaml');
   });
 });
+
+describe('a hostile coreos-bootimages ConfigMap', () => {
+  test('data.stream nested absurdly deep is one line naming the file, before any view walks it', async () => {
+    const { parseBootimages } = await import('../../src/release/bootimages.js');
+    let deep = '1';
+    for (let i = 0; i < 5000; i++) deep = `[${deep}]`;
+    const yaml = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: coreos-bootimages\ndata:\n  stream: '{"stream":"x","architectures":{"x86_64":{"artifacts":${deep}}}}'\n`;
+    expect(() => parseBootimages(yaml, 'REL (release-manifests/0000_50_installer_coreos-bootimages.yaml)')).toThrow(
+      /^REL \(release-manifests\/0000_50_installer_coreos-bootimages\.yaml\): data\.stream is nested more than 100 levels deep \(at architectures\.x86_64\.artifacts/,
+    );
+  });
+});
