@@ -315,8 +315,12 @@ export interface GoRegexp {
   test(text: string): boolean;
 }
 
-/** The longest text tested (platform strings are `os/arch[/variant]`); a longer one, from a hostile image, never matches. */
-export const MAX_SUBJECT = 256;
+/**
+ * The longest text tested: platform strings are `os/arch[/variant]` (`linux/arm64/v8`: 14 characters); a longer
+ * one, from a hostile image, never matches. The matcher's time grows with the square of the text (and the size of
+ * the expression), so the bound is what keeps a 241-character platform from costing seconds per entry.
+ */
+export const MAX_SUBJECT = 64;
 
 type ReNode =
   | { t: 'char'; re: RegExp }

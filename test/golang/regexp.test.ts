@@ -133,6 +133,10 @@ describe('hostile expressions and platform strings (Go is linear; a JavaScript R
 
   it('a platform string longer than any real os/arch/variant never matches', () => {
     expect(compileGoRegexp('.*').test('x'.repeat(100_000))).toBe(false);
+    expect(compileGoRegexp('.*').test('x'.repeat(64))).toBe(true);
+    expect(compileGoRegexp('.*').test('x'.repeat(65))).toBe(false);
+    // Nested repetitions over a hostile 241-character platform: answered at once (it took seconds per entry).
+    expect(compileGoRegexp(`${'('.repeat(80)}a*${')*'.repeat(80)}b`).test(`linux/${'a'.repeat(235)}`)).toBe(false);
   });
 
   it.each(['constructor', '__proto__', 'toString'])('[[:%s:]] is no POSIX class (not a property of Object)', (name) => {
