@@ -78,6 +78,12 @@ export class MissingImagesError extends OsimageError {
   }
 }
 
+/**
+ * The most an operator's file may hold: the largest manifests a release ships (CRDs) are a few megabytes, and the
+ * manifest check parses each whole, at several times its size in memory.
+ */
+export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
+
 async function readInputs(fromDir: string): Promise<ImageStream> {
   const file = join(fromDir, IMAGE_REFERENCES);
   // As for the operator folders: the payload is the folder's own bytes, so a link is refused, never followed,
@@ -196,7 +202,10 @@ export async function assemblePayload(opts: AssembleOptions): Promise<AssembledP
 
   let manifests: PayloadFile[];
   try {
-    const sources = ops.map((op) => ({ ...op, read: (file: string) => readRegularFile(join(opts.fromDir, op.operator, file)) }));
+    const sources = ops.map((op) => ({
+      ...op,
+      read: (file: string) => readRegularFile(join(opts.fromDir, op.operator, file), MAX_MANIFEST_BYTES),
+    }));
     manifests = await buildOperatorFiles(opts, sources, { ...inputStream, spec: { ...inputStream.spec, tags: inputs } });
   } catch (err) {
     throw creating(err);

@@ -3,7 +3,7 @@
  * and release extract; oc's errors for missing images, bad mappings and bad manifests.
  */
 import { execFileSync } from 'node:child_process';
-import { cp, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -374,6 +374,18 @@ describe('release new errors', () => {
     const fifo = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--to-dir', join(tmp.dir, 'h2')]);
     expect(fifo.exitCode).toBe(1);
     expect(fifo.stderr).toContain(`${refs} is a FIFO, not a regular file`);
+  });
+
+  it('an operator file past 16 MiB is refused before it is read or parsed', async () => {
+    const dir = await payloadCopy('huge-manifest');
+    const file = join(dir, 'machine-config-operator', 'huge.yaml');
+    await writeFile(file, '');
+    await truncate(file, 300 * 1024 * 1024);
+    const r = await osimage(['release', 'new', '--from-dir', dir, '--name', '4.99.0', '--to-dir', join(tmp.dir, 'h4')]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.split('\n').at(-1)).toBe(
+      `error: unable to create a release: ${file} is larger than the 16 MiB osimage reads of such a file`,
+    );
   });
 
   it('a mapping file with more mappings than any release is one line naming it', async () => {
