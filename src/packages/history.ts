@@ -77,7 +77,9 @@ export async function packageHistory(req: HistoryRequest): Promise<PackageHistor
     end = at + 1;
   }
   const range = ids.slice(start, end);
-  const lists = new Map<string, Package[]>();
+  // Only the package's version is kept of each build's list: a list is thousands of packages, and a history
+  // may read hundreds of builds (holding them all took gigabytes).
+  const versions = new Map<string, string | null>();
   const missing: string[] = [];
   let cachedReads = 0;
   // One store for the run: its size is counted once, not per build.
@@ -86,22 +88,23 @@ export async function packageHistory(req: HistoryRequest): Promise<PackageHistor
     try {
       const got = await fetchPkglist({ ...settings, build, layout: list.layout }, { cache });
       if (got.cached) cachedReads++;
-      lists.set(build, got.packages);
+      versions.set(build, versionOf(got.packages, req.name));
     } catch (err) {
       if (!hasCode(err, 'not-found')) throw err;
       missing.push(build);
     }
   });
-  const read = range.filter((b) => lists.has(b));
+  const read = range.filter((b) => versions.has(b));
+  const version = (b: string) => versions.get(b) ?? null;
   const changes: HistoryChange[] = [];
   for (let i = 0; i + 1 < read.length; i++) {
-    const to = versionOf(lists.get(read[i]!)!, req.name);
-    const from = versionOf(lists.get(read[i + 1]!)!, req.name);
+    const to = version(read[i]!);
+    const from = version(read[i + 1]!);
     if (from !== to) changes.push({ build: read[i]!, from, to });
   }
   const oldest = read.at(-1);
   const warnings: Warning[] = [];
-  if (read.length > 0 && read.every((b) => versionOf(lists.get(b)!, req.name) === null)) {
+  if (read.length > 0 && read.every((b) => version(b) === null)) {
     warnings.push({ code: 'not-found', message: `no package ${req.name} in the pkglist of any of the ${read.length} builds read` });
   }
   return {
@@ -109,7 +112,7 @@ export async function packageHistory(req: HistoryRequest): Promise<PackageHistor
     channel: settings.channel,
     arch: settings.arch,
     builds: read,
-    first: oldest === undefined ? null : { build: oldest, version: versionOf(lists.get(oldest)!, req.name) },
+    first: oldest === undefined ? null : { build: oldest, version: version(oldest) },
     changes,
     missing: range.filter((b) => missing.includes(b)),
     truncated: req.since === undefined ? Math.max(0, ids.length - end) : 0,
