@@ -3,7 +3,8 @@ import { mkdir, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { OsimageError, describe } from '../../errors.js';
-import { writeFileAtomic } from '../../files/atomic.js';
+import { syncMany, writeFileAtomic } from '../../files/atomic.js';
+import { forEachLimit } from '../../files/parallel.js';
 import { writeOciArchive } from '../../registry/oci-write.js';
 import { openPushTarget, type PushOptions } from '../../registry/push.js';
 import type { Descriptor, ImageSource } from '../../registry/types.js';
@@ -85,6 +86,9 @@ export async function writeReleaseArchive(image: ReleaseImage, file: string, tag
 }
 
 /** Write the flat payload files into a folder (created if missing), each atomically. */
+/** How many payload files are written at once. */
+const WRITE_PARALLEL = 16;
+
 export async function writeReleaseDir(files: PayloadFile[], dir: string): Promise<void> {
   try {
     await mkdir(dir, { recursive: true });
@@ -96,9 +100,15 @@ export async function writeReleaseDir(files: PayloadFile[], dir: string): Promis
     if (f.name === '' || f.name === '.' || f.name === '..' || /[/\\]/.test(f.name)) {
       throw new OsimageError(`${dir}: refusing to write ${JSON.stringify(f.name)}: a payload file name is never a path`);
     }
-    const path = join(dir, f.name);
-    await writeFileAtomic(path, f.data);
+  }
+  // Each file is written atomically, many at once, and flushed to disk together at the end (many fsyncs in flight,
+  // then the folder once), as extract --to does: one fsync after another took seconds for thousands of manifests.
+  const writes = files.map((f) => ({ f, path: join(dir, f.name) }));
+  await forEachLimit(writes, WRITE_PARALLEL, async ({ f, path }) => {
+    await writeFileAtomic(path, f.data, { durable: false });
     // oc gives each file the time of its entry in the release layer.
     if (f.mtime) await utimes(path, f.mtime, f.mtime);
-  }
+  });
+  await syncMany(writes.map((w) => w.path));
+  await syncMany([dir]);
 }
