@@ -132,7 +132,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
  * already replaced are put back from hard-link backups.
  */
 export async function writeFilesAtomic(writes: AtomicWrite[]): Promise<void> {
-  for (const w of writes) await refuseOthersInSticky(w.path);
+  // Only a multi-file write makes hard-link backups, the one thing a refused rename could leave behind.
+  if (writes.length > 1) for (const w of writes) await refuseOthersInSticky(w.path);
   const staged: Array<{ path: string; tmp: string }> = [];
   try {
     for (const w of writes) staged.push({ path: w.path, tmp: await stage(w.path, w.data, w) });
