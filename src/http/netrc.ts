@@ -36,8 +36,8 @@ function tokens(text: string): string[] {
       out.push(t);
       continue;
     }
-    if (c === '#' && (i === 0 || text[i - 1] === '\n')) {
-      // A comment line.
+    if (c === '#') {
+      // A comment, from a token that starts with # to the end of the line (as curl reads it).
       const nl = text.indexOf('\n', i);
       i = nl < 0 ? text.length : nl + 1;
       continue;
@@ -48,9 +48,9 @@ function tokens(text: string): string[] {
     out.push(t);
     i = j;
     if (t === 'macdef') {
-      // The macro's name, then its body up to the first empty line.
-      const end = text.indexOf('\n\n', i);
-      i = end < 0 ? text.length : end + 2;
+      // The macro's name, then its body up to the first empty line (CRLF files too).
+      const end = /\r?\n[ \t]*\r?\n/.exec(text.slice(i));
+      i = end ? i + end.index + end[0].length : text.length;
       out.pop();
     }
   }

@@ -40,7 +40,7 @@ export interface MergeRules {
   extensionsImage: boolean;
   /** MCs annotated generated-by-controller-version cannot set the OS images (4.22 on). */
   skipGenerated: boolean;
-  /** Spec fields the rendered config carries. */
+  /** Spec fields the rendered config carries (kernelArguments and fips from 4.2). */
   kernelArguments: boolean;
   fips: boolean;
   kernelType: 'none' | 'first-realtime' | 'any-realtime' | 'last-special';
@@ -94,7 +94,7 @@ export function mergeRulesFor(release: string): MergeRules {
     extensionsImage: at(v, 4, 12),
     skipGenerated: at(v, 4, 22),
     kernelArguments: at(v, 4, 2),
-    fips: at(v, 4, 3),
+    fips: at(v, 4, 2),
     kernelType: at(v, 4, 15) ? 'last-special' : at(v, 4, 11) ? 'any-realtime' : at(v, 4, 4) ? 'first-realtime' : 'none',
     extensions: at(v, 4, 6),
     fipsSkipsFirst: !at(v, 4, 6),

@@ -133,7 +133,11 @@ function downgrade34(config: unknown, where: string, kargs: string[]): Record<st
 }
 
 /** The render controller's refusals before a merge: stale generated MCs, then each MC's own validation. */
-function validate(inputs: MergeInput[], o: McoMergeOptions, ignitionKargs: string[]): Array<Record<string, unknown> | null> {
+function validate(
+  inputs: MergeInput[],
+  o: McoMergeOptions,
+  ignitionKargs: Map<MergeInput, string[]>,
+): Array<Record<string, unknown> | null> {
   const { rules } = o;
   if (o.controllerVersion !== undefined) {
     for (const mc of inputs) {
@@ -159,9 +163,12 @@ function validate(inputs: MergeInput[], o: McoMergeOptions, ignitionKargs: strin
     if (!rules.spec3) return isRecord(config) ? config : {};
     const version = isRecord(config) && isRecord(config.ignition) ? config.ignition.version : undefined;
     try {
-      return rules.downgrade34 && (version === '3.3.0' || version === '3.4.0')
-        ? downgrade34(config, where, ignitionKargs)
-        : toSpec3(config, where, { target: rules.ignitionMinor });
+      if (rules.downgrade34 && (version === '3.3.0' || version === '3.4.0')) {
+        const kargs: string[] = [];
+        ignitionKargs.set(mc, kargs);
+        return downgrade34(config, where, kargs);
+      }
+      return toSpec3(config, where, { target: rules.ignitionMinor });
     } catch (err) {
       if (!(err instanceof PayloadError)) throw err;
       // Before 4.14 an unparsable version was reported as an unknown one; the MCO's report lines become one line.
@@ -228,7 +235,8 @@ function overridden(order: MergeInput[], field: string, fallback: string, rules:
 export function mcoMerge(inputs: MergeInput[], o: McoMergeOptions): McoMergeResult {
   const { rules } = o;
   const policy = o.policy ?? rules.policy;
-  const ignitionKargs: string[] = [];
+  // 4.13's shouldExist kernel arguments, by MC: they join the spec's in merge order.
+  const ignitionKargs = new Map<MergeInput, string[]>();
   const configs = validate(inputs, o, ignitionKargs);
   const converted = new Map(inputs.map((mc, i) => [mc, configs[i]!]));
   const order = mergeOrder(inputs, rules);
@@ -242,7 +250,7 @@ export function mcoMerge(inputs: MergeInput[], o: McoMergeOptions): McoMergeResu
     : mergeSpec2(ordered);
 
   const { fips, kernelType } = fipsAndKernel(order, rules);
-  let kargs = [...order.flatMap((mc) => strings(mc.spec?.kernelArguments)), ...ignitionKargs];
+  let kargs = [...order.flatMap((mc) => strings(mc.spec?.kernelArguments)), ...order.flatMap((mc) => ignitionKargs.get(mc) ?? [])];
   if (rules.kargsDedup) kargs = kargs.filter((k, i) => kargs.indexOf(k) === i);
   const extensions = order.flatMap((mc) => strings(mc.spec?.extensions));
   if (rules.extensions && kernelType !== 'default' && extensions.includes('kernel-devel')) {

@@ -58,6 +58,9 @@ export function osImagePairProblems(
     for (const key of OS_IMAGE_KEYS) {
       const value = was[key];
       if (value === undefined || value === '') continue;
+      // What oc's substitution turns into a tag's pull spec (a from.name, with or without a tag or digest after
+      // it) ships that tag's image.
+      if (now[key] !== undefined && [...replacements.values()].includes(now[key]!)) continue;
       const byText = tags.findIndex((t) => t.from!.name === value);
       if (byText >= 0) {
         if (now[key] === replacements.get(value)) continue;

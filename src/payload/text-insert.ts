@@ -129,7 +129,7 @@ function intoFlow(text: string, node: YAMLMap | YAMLSeq, member: string, unit: s
     const outer = leadOf(text, start);
     const eol = eolOf(text);
     const inner = outer + (unit || '  ');
-    const body = member.replace(/\n/g, `\n${inner}`);
+    const body = member.replace(/\n/g, `${eol}${inner}`);
     return `${text.slice(0, start + 1)}${eol}${inner}${body}${eol}${outer}${text.slice(close)}`;
   }
   const last = items[items.length - 1]!;
@@ -139,7 +139,8 @@ function intoFlow(text: string, node: YAMLMap | YAMLSeq, member: string, unit: s
   const at = lastNode.range[1];
   if (multiline) {
     const inner = leadOf(text, firstNode.range[0]);
-    return `${text.slice(0, at)},${eolOf(text)}${inner}${member.replace(/\n/g, `\n${inner}`)}${text.slice(at)}`;
+    const eol = eolOf(text);
+    return `${text.slice(0, at)},${eol}${inner}${member.replace(/\n/g, `${eol}${inner}`)}${text.slice(at)}`;
   }
   return `${text.slice(0, at)}, ${member}${text.slice(at)}`;
 }

@@ -58,7 +58,7 @@ export function parseManifestText(text: string, file: string, document?: number)
   }
   const docs = parseYamlDocuments(text, file);
   if (docs.length === 0) return { file, text, format, value: null, doc: undefined };
-  const real = docs.filter((d) => d.contents !== null);
+  const real = docs.filter(hasContent);
   if (document !== undefined) {
     const doc = real[document];
     if (!doc) throw new PayloadError(`holds no YAML document ${document + 1}`, { file });
@@ -69,11 +69,19 @@ export function parseManifestText(text: string, file: string, document?: number)
   return { file, text, format, value: doc ? yamlValue(doc, text, file) : null, doc };
 }
 
+/**
+ * A document that holds something: a stream ending in `---`, or `--- ~`, has an empty document whose contents is
+ * a null scalar (oc's YAML reader takes the first document and never sees it).
+ */
+function hasContent(d: Document.Parsed): boolean {
+  return d.contents !== null && !(isScalar(d.contents) && d.contents.value === null);
+}
+
 /** Every document of a manifest file: a JSON file is one; a YAML file one per non-empty document. */
 export function parseManifestDocuments(text: string, file: string): unknown[] {
   if (detectFormat(text) === 'json') return [parseManifestText(text, file).value];
   return parseYamlDocuments(text, file)
-    .filter((d) => d.contents !== null)
+    .filter(hasContent)
     .map((d) => yamlValue(d, text, file));
 }
 

@@ -29,6 +29,15 @@ describe('parseNetrc', () => {
     expect(m.has('evil')).toBe(false);
   });
 
+  it('a # token starts a comment anywhere on a line; a CRLF macdef ends at its blank line', () => {
+    const m = parseNetrc(
+      'machine a.example login u password p # old: password hunter2\r\n  # machine old login x password y\r\nmacdef m\r\nget x\r\n\r\nmachine b.example login v password q\r\n',
+    );
+    expect(m.get('a.example')).toEqual({ username: 'u', password: 'p' });
+    expect(m.has('old')).toBe(false);
+    expect(m.get('b.example')).toEqual({ username: 'v', password: 'q' });
+  });
+
   it('the first entry for a host wins; tokens may share a line or span several', () => {
     const m = parseNetrc('machine h\n  login a\n  password b\nmachine h login c password d');
     expect(m.get('h')).toEqual({ username: 'a', password: 'b' });

@@ -125,6 +125,10 @@ describe('kernelType, fips, kernel arguments and extensions by era', () => {
     const r = merge('4.13', [k]);
     expect(r.spec.kernelArguments).toEqual(['b=2', 'a=1']);
     expect(r.spec.config).toEqual({ ignition: { version: '3.2.0' } });
+    // In merge order, whatever order the MCs come in.
+    const b = mc('10-b', ign('3.4.0', { kernelArguments: { shouldExist: ['b=1'] } }));
+    const a = mc('00-a', ign('3.4.0', { kernelArguments: { shouldExist: ['a=1'] } }));
+    expect(merge('4.13', [b, a]).spec.kernelArguments).toEqual(['a=1', 'b=1']);
     expect(() => merge('4.13', [mc('00-k', ign('3.4.0', { kernelArguments: { shouldNotExist: ['a'] } }))])).toThrow(
       'Ignition KernelArguments.ShouldNotExist is not supported in this release',
     );
@@ -160,6 +164,14 @@ describe('the OS images', () => {
 });
 
 describe('the spec 2 era (4.1-4.5)', () => {
+  it('fips is a field from 4.2 (the first MC not looked at), kernelType from 4.4', () => {
+    const two = [mc('00-a', { fips: true }), mc('01-b', { kernelType: 'realtime' })];
+    expect(merge('4.1', two).spec).not.toHaveProperty('fips');
+    expect(merge('4.2', two).spec).toMatchObject({ fips: false });
+    expect(merge('4.2', two).spec).not.toHaveProperty('kernelType');
+    expect(merge('4.4', [mc('0-x', {}), ...two]).spec).toMatchObject({ fips: true, kernelType: 'realtime' });
+  });
+
   it('keeps the first config s version and appends lists', () => {
     const r = merge('4.5', [
       mc('00-a', ign('2.2.0', { storage: { files: [{ filesystem: 'root', path: '/a' }] } })),

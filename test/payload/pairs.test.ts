@@ -68,6 +68,19 @@ describe('osImagePairProblems', () => {
     );
   });
 
+  it('a from.name without a tag pairs with the same repository by digest, as oc substitutes it', () => {
+    const refs = parseImageStream(
+      JSON.stringify({
+        kind: 'ImageStream',
+        apiVersion: 'image.openshift.io/v1',
+        spec: { tags: [{ name: 'machine-os-content', from: { kind: 'DockerImage', name: 'quay.io/x/os' } }] },
+      }),
+      'refs',
+    );
+    const text = cm({ osImageURL: `quay.io/x/os@sha256:${'a'.repeat(64)}` });
+    expect(osImagePairProblems('cm.yaml', text, 'refs', refs, replaceImageReferences)).toEqual([]);
+  });
+
   it('a key holding another image than its tag names both files and values', () => {
     const found = problems(cm({ osImageURL: 'quay.io/x/os@sha256:1', baseOSContainerImage: `${P}:rhel-coreos-8` }));
     expect(found.map((p) => p.message)).toEqual([

@@ -44,6 +44,11 @@ describe('a missing key is added as one new line beside its siblings', () => {
     expect(set('data: {}\n', ['data', 'b'], 'y')).toBe('data: {b: "y"}\n');
   });
 
+  it('a stream ending in --- (or holding --- ~) is one document, as oc reads it', () => {
+    expect(set('data:\n  a: x\n---\n', ['data', 'b'], 'y')).toBe('data:\n  a: x\n  b: y\n---\n');
+    expect(parseManifestText('---\nkind: A\n--- ~\n', 'f.yaml').value).toEqual({ kind: 'A' });
+  });
+
   it('only the document addressed of a multi-document file changes', () => {
     const text = 'kind: A\ndata:\n  a: x\n---\nkind: B\ndata:\n  a: x\n';
     const m = parseManifestText(text, 'f.yaml', 1);
@@ -53,6 +58,12 @@ describe('a missing key is added as one new line beside its siblings', () => {
 
 describe('JSON keeps its layout', () => {
   const jset = (text: string, path: string[], v: string) => setStringAt(parseManifestText(text, 'f.json'), path, v);
+
+  it('CRLF JSON gets CRLF lines', () => {
+    expect(jset('{\r\n  "kind": "X"\r\n}\r\n', ['data', 'b'], 'y')).toBe(
+      '{\r\n  "kind": "X",\r\n  "data": {\r\n    "b": "y"\r\n  }\r\n}\r\n',
+    );
+  });
 
   it('pretty JSON: a member on its own line at its siblings indentation (spaces or tabs)', () => {
     const doc = { kind: 'ConfigMap', data: { a: 'x' } };
