@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type GoType, goJsonSyntaxError, goTypeString, goUnmarshalError } from '../../src/golang/json-decode.js';
+import { CINCINNATI_METADATA } from '../../src/release/new/metadata.js';
 
 /** oc's release-metadata type (pkg/cli/admin/release/new.go), as `--metadata` is decoded into it. */
-const CINCINNATI: GoType = {
-  kind: 'struct',
-  name: 'CincinnatiMetadata',
-  pkg: 'release',
-  fields: {
-    kind: { kind: 'string' },
-    version: { kind: 'string' },
-    previous: { kind: 'slice', elem: { kind: 'string' } },
-    next: { kind: 'slice', elem: { kind: 'string' } },
-    metadata: { kind: 'map', elem: { kind: 'interface' } },
-  },
-};
+const CINCINNATI: GoType = CINCINNATI_METADATA;
 
 describe('goUnmarshalError: json.Unmarshal(text, &CincinnatiMetadata{}) as Go 1.19 words it', () => {
   // Each expected text is Go 1.19's own, printed by a program decoding the input into the same struct.

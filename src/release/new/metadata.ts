@@ -35,7 +35,7 @@ function versionList(values: string[] | undefined, flag: string): string[] {
 }
 
 /** oc's release-metadata Go type, which `--metadata` is first decoded into (so its errors name it). */
-const CINCINNATI_METADATA: GoType = {
+export const CINCINNATI_METADATA: GoType = {
   kind: 'struct',
   name: 'CincinnatiMetadata',
   pkg: 'release',
