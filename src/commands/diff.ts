@@ -8,6 +8,8 @@ import { platformForArch } from '../rhcos/platform.js';
 import * as packageDiffView from '../output/package-diff-view.js';
 import { info, out, warn } from '../output/terminal.js';
 import { json } from '../output/format.js';
+import { env } from '../context.js';
+import { missingChannelError } from '../rhcos/settings.js';
 
 interface DiffOptions extends SettingsOptionValues, RegistryOptionValues {
   all?: boolean;
@@ -33,9 +35,11 @@ export function command(): Command {
       ]),
     );
   return cmd.action(async (from: string, to: string, o: DiffOptions) => {
-    const settings = settingsFrom(o);
+    const settings = settingsFrom(o, env(), { channelOptional: true });
     const view = packageDiffView;
     const sides = [parseSideSpec(from, settings.channel, 'FROM'), parseSideSpec(to, settings.channel, 'TO')] as const;
+    // CHANNEL/BUILD names its channel; a bare build id, or a release's build, is looked up in --channel.
+    if (settings.channel === '' && sides.some((s) => s.kind === 'release' || s.channel === '')) throw missingChannelError();
     const platform = o.filterByOs ?? platformForArch(settings.arch);
     const report = await readImages(o, (open, opts) =>
       compareBuilds({

@@ -1,13 +1,17 @@
 import { Option, type Command } from 'commander';
 import { resolveSettings, misspeltEnvWarnings, pinNames, validateOsStream, type Settings } from '../rhcos/settings.js';
+import { DEFAULT_BASE_URL, EXAMPLE_CHANNEL } from '../rhcos/defaults.js';
 import { env } from '../context.js';
 import { info, warn } from '../output/terminal.js';
 
 /** The release-browser settings every such command takes: flag beats env beats default. */
 export function addSettingsOptions(cmd: Command, which: { build?: boolean; arch?: boolean } = {}): Command {
   cmd
-    .option('--base-url <url>', 'release browser base URL, or a folder on disk (env RHCOS_BASE_URL)')
-    .option('--channel <channel>', 'channel or stream, e.g. maipo, rhcos-4.12, 4.16-9.4/builds (env RHCOS_DEFAULT_CHANNEL; default maipo)');
+    .option('--base-url <url>', `release browser base URL, or a folder on disk (env RHCOS_BASE_URL; default ${DEFAULT_BASE_URL})`)
+    .option(
+      '--channel <channel>',
+      `channel or stream, e.g. ${EXAMPLE_CHANNEL}, rhel-10.2/builds, rhcos-4.12 (env RHCOS_DEFAULT_CHANNEL; no default)`,
+    );
   // Commands that name their builds otherwise (diff FROM TO) take no --build.
   if (which.build !== false) cmd.option('--build <name>', 'build name; empty means the newest build (env RHCOS_BUILD_NAME)');
   // `osimage stream` and `payload bootimages` take --arch repeatedly (A or A=CHANNEL) and declare their own.
@@ -21,10 +25,17 @@ export interface SettingsOptionValues {
   arch?: string;
 }
 
-/** Settings from flags and the environment; warns about misspelt pin variables on stderr. */
-export function settingsFrom(opts: SettingsOptionValues, environment: NodeJS.ProcessEnv = env()): Settings {
+/**
+ * Settings from flags and the environment; warns about misspelt pin variables on stderr. A missing channel is
+ * a usage error unless `channelOptional` (the command's operands may name it: the caller then requires it).
+ */
+export function settingsFrom(
+  opts: SettingsOptionValues,
+  environment: NodeJS.ProcessEnv = env(),
+  how: { channelOptional?: boolean } = {},
+): Settings {
   for (const w of misspeltEnvWarnings(environment)) warn(w);
-  return resolveSettings(opts, environment);
+  return resolveSettings(opts, environment, how);
 }
 
 /** `-o, --output <format>` limited to the given formats. */

@@ -50,10 +50,9 @@ export function command(): Command {
     .addHelpText(
       'after',
       examples([
-        'osimage stream --base-url hack/sample/releases --channel 4.16-9.4/builds       # every arch of the newest build',
+        'osimage stream --channel 4.16-9.4/builds                                       # every arch of the newest build',
         'osimage stream --channel 4.16-9.4/builds --build 416.94.202405291527-0 --arch x86_64 --arch s390x',
-        'osimage stream --channel rhcos-4.8 --arch x86_64 --arch s390x=rhcos-4.8-s390x --signatures   # 2021 per-arch channels',
-        'osimage stream --channel maipo --build 47.246 --name rhcos-4.1                  # a 2019 build',
+        'osimage stream --base-url https://rhcos.mirror.openshift.com/art/storage/releases --channel rhcos-4.8 --arch x86_64 --arch s390x=rhcos-4.8-s390x --signatures   # 2021 per-arch channels',
         'osimage stream --channel 4.18-9.4/builds --target data/data/coreos/coreos-rhel-9.json --dry-run',
         'osimage stream --channel 4.18-9.4/builds --target data/data/coreos/coreos-rhel-9.json',
         'osimage stream --check --target data/data/coreos/coreos-rhel-9.json            # CI: exit 1 on drift',
@@ -70,7 +69,8 @@ export function command(): Command {
       ]);
       if (opts.dryRun && opts.target === undefined) throw new UsageError('--dry-run needs --target FILE');
       if (opts.check && opts.target === undefined) throw new UsageError('--check needs --target FILE');
-      const settings = settingsFrom({ ...opts, arch: undefined });
+      // --check reads the builds from the file: a channel only tells a mirror's base in their locations (checkStream says when).
+      const settings = settingsFrom({ ...opts, arch: undefined }, contextModule.env(), { channelOptional: opts.check === true });
       const [{ parseArchFlags, collectStream }, term, view] = await Promise.all([collectModule, terminalModule, streamView]);
       const arches = parseArchFlags(opts.arch);
       if (opts.check) {

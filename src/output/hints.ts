@@ -6,11 +6,7 @@
 import { FetchError } from '../errors.js';
 import { networkFailure } from '../http/network.js';
 import { UnauthorizedError, UnreachableRegistryError } from '../registry/errors.js';
-import { DEFAULT_BASE_URL } from '../rhcos/defaults.js';
-
-/** Where a newcomer can point instead of the historical default (docs/settings.md, "Release-browser layouts"). */
-export const LIVE_RELEASE_BROWSER = '--base-url https://rhcos.mirror.openshift.com/art/storage/prod/streams --channel 4.16-9.4/builds';
-export const OFFLINE_SAMPLE = '--base-url hack/sample/releases';
+import { DEFAULT_BASE_URL, LEGACY_BASE_URL, LEGACY_CHANNELS } from '../rhcos/defaults.js';
 
 const under = (url: string, base: string) => url === base || url.startsWith(`${base}/`);
 
@@ -18,12 +14,20 @@ const under = (url: string, base: string) => url === base || url.startsWith(`${b
 export function hintFor(err: unknown): string | undefined {
   if (err instanceof UnreachableRegistryError) return registryHint(err);
   if (err instanceof UnauthorizedError) return credentialsHint(err);
-  // The release browser: only the built-in default gets a hint (a URL the user gave is theirs to fix).
-  if (err instanceof FetchError && err.code === 'network' && networkFailure(err) !== undefined && under(err.url, DEFAULT_BASE_URL)) {
-    return (
-      `${DEFAULT_BASE_URL} is osimage's historical default base URL and no longer answers; point at a live release browser ` +
-      `(the public mirror's prod streams: ${LIVE_RELEASE_BROWSER}; see "Release-browser layouts" in docs/settings.md) or at the offline sample (${OFFLINE_SAMPLE})`
-    );
+  // The release browser: only a built-in one gets a hint (a URL the user gave is theirs to fix).
+  if (err instanceof FetchError && err.code === 'network' && networkFailure(err) !== undefined) {
+    if (under(err.url, DEFAULT_BASE_URL)) {
+      return (
+        `osimage's default release browser, the public RHCOS mirror ${DEFAULT_BASE_URL}, did not answer: check the network ` +
+        '(and any proxy settings), or point --base-url (or RHCOS_BASE_URL) at a mirror of it or at a folder on disk'
+      );
+    }
+    if (under(err.url, LEGACY_BASE_URL)) {
+      return (
+        `${LEGACY_BASE_URL}, the release browser of the ${[...LEGACY_CHANNELS].join(' and ')} channels (2019), no longer answers: ` +
+        'point --base-url at a copy of it (a mirror, or a folder on disk)'
+      );
+    }
   }
   return undefined;
 }
@@ -36,7 +40,7 @@ function credentialsHint(err: UnauthorizedError): string {
   if (err.file !== undefined) return `${err.registry} refused the token from ${err.file}`;
   return (
     `no credentials for ${err.registry} were found: give an auth file (a pull secret, or podman's or docker's login file) ` +
-    'with -a FILE or $REGISTRY_AUTH_FILE, or log in with `podman login` (see "Registries" in docs/release.md)'
+    'with -a FILE or $REGISTRY_AUTH_FILE, or log in with `podman login`'
   );
 }
 

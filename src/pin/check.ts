@@ -1,6 +1,7 @@
 import { describe, hasCode, type OnWarning, type Warning } from '../errors.js';
 import { resolveBuild } from '../rhcos/resolve.js';
-import { DEFAULT_BASE_URL, DEFAULT_CHANNEL, normalizeBaseUrl, pinNames, type PinVar } from '../rhcos/settings.js';
+import { defaultBaseUrlFor, normalizeBaseUrl, pinNames, type PinVar } from '../rhcos/settings.js';
+import { LEGACY_CHANNEL } from '../rhcos/defaults.js';
 import { buildDirUrl } from '../rhcos/urls.js';
 import { PinCheckError, PinScriptError } from './errors.js';
 import { noSuchFile, readTextIfExists } from '../files/read.js';
@@ -89,25 +90,32 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
     );
   }
 
+  // An OS stream's pins came after channels were pinned: without its channel the file names no build.
+  if (req.osStream !== undefined && !pins.RHCOS_DEFAULT_CHANNEL?.value) {
+    throw new PinCheckError(
+      'no-pin',
+      `${req.file} pins ${names.RHCOS_BUILD_NAME} but not ${names.RHCOS_DEFAULT_CHANNEL}, so it names no build`,
+    );
+  }
   const flags = { baseUrl: req.baseUrl, arch: req.arch, osStream: req.osStream };
   const layered = layerSettings(flags, {}, pins, req.file, { ignoreEnv: true });
   const settings = layered.settings;
   const pinnedBase = pins.RHCOS_BASE_URL
     ? normalizeBaseUrl(pins.RHCOS_BASE_URL.value, `${req.file}:${pins.RHCOS_BASE_URL.line}`)
-    : DEFAULT_BASE_URL;
+    : defaultBaseUrlFor(settings.channel);
   const defaulted: PinVar[] = [];
   if (!pins.RHCOS_DEFAULT_CHANNEL?.value) {
     defaulted.push('RHCOS_DEFAULT_CHANNEL');
     warn({
       code: 'pin-defaulted',
-      message: `${req.file} does not pin ${names.RHCOS_DEFAULT_CHANNEL}; checked against the default channel ${DEFAULT_CHANNEL}`,
+      message: `${req.file} does not pin ${names.RHCOS_DEFAULT_CHANNEL}; checked against ${LEGACY_CHANNEL}, the channel of release scripts pinned in 2019`,
     });
   }
   if (!pins.RHCOS_BASE_URL?.value) {
     defaulted.push('RHCOS_BASE_URL');
     warn({
       code: 'pin-defaulted',
-      message: `${req.file} does not pin ${names.RHCOS_BASE_URL}; checked against the default ${DEFAULT_BASE_URL}`,
+      message: `${req.file} does not pin ${names.RHCOS_BASE_URL}; read as ${pinnedBase}, the default for channel ${settings.channel}`,
     });
   }
 

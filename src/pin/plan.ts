@@ -6,8 +6,8 @@ import { hasUserinfo, redactUrl, withoutUserinfo } from '../http/redact.js';
 import { resolveBuild, type ResolvedBuild } from '../rhcos/resolve.js';
 import {
   DEFAULT_ARCH,
-  DEFAULT_BASE_URL,
-  DEFAULT_CHANNEL,
+  defaultBaseUrlFor,
+  missingChannelError,
   normalizeBaseUrl,
   pinNames,
   validateArch,
@@ -19,6 +19,7 @@ import {
 } from '../rhcos/settings.js';
 import { editPins, misspeltPins, newScript, parseScript, readPins, type PinValues, type ScriptPins } from './script.js';
 import { snapshotOf, stableJson } from './snapshot.js';
+import { LEGACY_CHANNEL } from '../rhcos/defaults.js';
 
 /** Where a setting came from when pinning: flag > env > the file's current pin > default (or the newest build). */
 export type PinSource = 'flag' | 'env' | 'file' | 'default' | 'newest';
@@ -32,7 +33,10 @@ export interface LayeredSettings {
 
 /**
  * The settings `pin` and `promote` resolve with. Each of base URL and channel comes from the flag, else
- * the environment, else the file's current pin, else the default. The build comes from --build, else
+ * the environment, else the file's current pin, else the default. There is no default channel (a usage
+ * error), except for a file that pins a build of the default stream but no channel: such a script was
+ * written in 2019 and meant `maipo` (LEGACY_CHANNEL), so old branches still check. The default base URL is
+ * the one of the channel (defaultBaseUrlFor). The build comes from --build, else
  * RHCOS_BUILD_NAME, else the file's pin, else the newest build; with `latest` it is always the newest.
  * With `ignoreEnv` (pin --check) the environment is not read at all. With `flags.osStream` the file's and the
  * environment's variables are that OS stream's (`RHCOS_RHEL_10_BUILD_NAME`, …); `filePins` was read for it.
@@ -67,8 +71,16 @@ export function layerSettings(
     if (pinned && pinned.value !== '') return [pinned.value, 'file', `${file}:${pinned.line} (${name})`];
     return [dflt, dfltSource, 'default'];
   }
-  const [baseUrl, baseFrom, baseOrigin] = pick(flags.baseUrl, 'RHCOS_BASE_URL', DEFAULT_BASE_URL, 'default');
-  const [channel, chanFrom, chanOrigin] = pick(flags.channel, 'RHCOS_DEFAULT_CHANNEL', DEFAULT_CHANNEL, 'default');
+  const pinsBuild = flags.osStream === undefined && (filePins.RHCOS_BUILD_NAME?.value ?? '') !== '';
+  const [channel, chanFrom, chanOrigin] = pick(flags.channel, 'RHCOS_DEFAULT_CHANNEL', pinsBuild ? LEGACY_CHANNEL : '', 'default');
+  if (channel === '') throw missingChannelError(names.RHCOS_DEFAULT_CHANNEL);
+  if (chanFrom === 'default') {
+    notes.push({
+      code: 'pin-defaulted',
+      message: `${file} pins a build but no ${names.RHCOS_DEFAULT_CHANNEL}: read as ${LEGACY_CHANNEL}, the channel of release scripts pinned in 2019`,
+    });
+  }
+  const [baseUrl, baseFrom, baseOrigin] = pick(flags.baseUrl, 'RHCOS_BASE_URL', defaultBaseUrlFor(channel), 'default');
   let build: string;
   let buildFrom: PinSource;
   let buildOrigin: string;

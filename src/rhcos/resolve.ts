@@ -3,6 +3,7 @@ import { fetchJson } from '../http/client.js';
 import { redactUrl } from '../http/redact.js';
 import { assertLegacyArch, MAX_BUILDS_JSON_BYTES, newestBuild, parseBuildList, type BuildList } from './builds.js';
 import { closestBuildId } from './build-id.js';
+import { LEGACY_CHANNELS } from './defaults.js';
 import { osContainerPullspec, parseMeta, type BuildMeta } from './meta.js';
 import type { Settings } from './settings.js';
 import { buildDirUrl, buildsJsonUrl, metaJsonUrl } from './urls.js';
@@ -64,8 +65,6 @@ export function chooseBuild(list: BuildList, settings: Pick<Settings, 'build' | 
   checkPinnedBuild(list, settings.build, settings.arch);
   return settings.build;
 }
-
-const LEGACY_CHANNELS = new Set(['maipo', 'ootpa']);
 
 /**
  * Resolve the settings to one build and read its meta.json. A pinned build is validated against

@@ -5,9 +5,9 @@ import { UsageError, type Warning } from '../errors.js';
 import { editDistance } from './closest.js';
 import { env as runEnv } from '../context.js';
 
-import { DEFAULT_ARCH, DEFAULT_BASE_URL, DEFAULT_CHANNEL } from './defaults.js';
+import { DEFAULT_ARCH, DEFAULT_BASE_URL, EXAMPLE_CHANNEL, LEGACY_BASE_URL, LEGACY_CHANNELS } from './defaults.js';
 
-export { DEFAULT_ARCH, DEFAULT_BASE_URL, DEFAULT_CHANNEL };
+export { DEFAULT_ARCH, DEFAULT_BASE_URL };
 
 /** The three pin variables, in the order they are written. */
 export const PIN_VARS = ['RHCOS_BUILD_NAME', 'RHCOS_DEFAULT_CHANNEL', 'RHCOS_BASE_URL'] as const;
@@ -52,6 +52,7 @@ export type Source = 'flag' | 'env' | 'default';
 export interface Settings {
   /** Base URL without a trailing slash. */
   baseUrl: string;
+  /** Empty only when the caller allowed a missing channel (`channelOptional`); its source is then 'default'. */
   channel: string;
   /** Empty means the newest build. */
   build: string;
@@ -75,19 +76,45 @@ function pick(flag: string | undefined, envValue: string | undefined, dflt: stri
 }
 
 /**
- * Flag beats env beats default; an empty env value counts as unset. Values are validated here. With
- * `flags.osStream` the environment variables are that stream's (`RHCOS_RHEL_10_BUILD_NAME`, …).
+ * The base URL a channel means when none is given: the 2019 channels (maipo, ootpa) lived only on the legacy
+ * release browser, every other on today's default. Pins read from a file use it, so that a 2019 script
+ * means what it meant then.
  */
-export function resolveSettings(flags: SettingsFlags = {}, env: NodeJS.ProcessEnv = runEnv()): Settings {
+export function defaultBaseUrlFor(channel: string): string {
+  return LEGACY_CHANNELS.has(channel) ? LEGACY_BASE_URL : DEFAULT_BASE_URL;
+}
+
+/**
+ * The usage error for a channel that neither the flag nor the environment gives: there is no default
+ * channel, so it names both and a real one. `envName` is the OS stream's variable with --os-stream.
+ */
+export function missingChannelError(envName = 'RHCOS_DEFAULT_CHANNEL'): UsageError {
+  return new UsageError(
+    `no channel: give --channel or ${envName}, e.g. --channel ${EXAMPLE_CHANNEL} (a stream of the public mirror ${DEFAULT_BASE_URL})`,
+  );
+}
+
+/**
+ * Flag beats env beats default; an empty env value counts as unset. Values are validated here. With
+ * `flags.osStream` the environment variables are that stream's (`RHCOS_RHEL_10_BUILD_NAME`, …). There is
+ * no default channel: a missing one is a usage error (missingChannelError), unless `opts.channelOptional`
+ * (a command whose operands may name the channel), which leaves it empty for the caller to require.
+ */
+export function resolveSettings(
+  flags: SettingsFlags = {},
+  env: NodeJS.ProcessEnv = runEnv(),
+  opts: { channelOptional?: boolean } = {},
+): Settings {
   const names = pinNames(flags.osStream);
   const [baseUrl, baseSrc] = pick(flags.baseUrl, env[names.RHCOS_BASE_URL], DEFAULT_BASE_URL);
-  const [channel, chanSrc] = pick(flags.channel, env[names.RHCOS_DEFAULT_CHANNEL], DEFAULT_CHANNEL);
+  const [channel, chanSrc] = pick(flags.channel, env[names.RHCOS_DEFAULT_CHANNEL], '');
+  if (chanSrc === 'default' && !opts.channelOptional) throw missingChannelError(names.RHCOS_DEFAULT_CHANNEL);
   const [build, buildSrc] = pick(flags.build, env[names.RHCOS_BUILD_NAME], '');
   const [arch, archSrc] = pick(flags.arch, undefined, DEFAULT_ARCH);
   const origin = (src: Source, flag: string, envName: string) => (src === 'flag' ? flag : src === 'env' ? envName : 'default');
   return {
     baseUrl: normalizeBaseUrl(baseUrl, origin(baseSrc, '--base-url', names.RHCOS_BASE_URL)),
-    channel: validateChannel(channel, origin(chanSrc, '--channel', names.RHCOS_DEFAULT_CHANNEL)),
+    channel: chanSrc === 'default' ? '' : validateChannel(channel, origin(chanSrc, '--channel', names.RHCOS_DEFAULT_CHANNEL)),
     build: validateBuildName(build, origin(buildSrc, '--build', names.RHCOS_BUILD_NAME)),
     arch: validateArch(arch),
     sources: { baseUrl: baseSrc, channel: chanSrc, build: buildSrc, arch: archSrc },

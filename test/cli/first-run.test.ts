@@ -1,12 +1,13 @@
 /**
- * The first run of a new user works or says what to do: when the built-in default base URL cannot be
- * reached the error keeps its facts and one `info:` line says it is the historical default and where to
- * point instead; a registry that cannot be reached is one line naming the URL and the cause, plus one hint.
- * The default is stood in by an unreachable local URL (vi.mock of src/rhcos/defaults.ts), so nothing here
- * needs DNS or a network.
+ * The first run of a new user works or says what to do: with no channel (there is no default) one usage line
+ * names the flag, the variable and a real channel; when the built-in default base URL (the public mirror)
+ * cannot be reached the error keeps its facts and one `info:` line says what it is and where else to point,
+ * never at a file an installed copy lacks; a 2019 pin's release browser gets its own hint. A registry that
+ * cannot be reached is one line naming the URL and the cause, plus one hint. The defaults are stood in by
+ * unreachable local URLs (vi.mock of src/rhcos/defaults.ts), so nothing here needs DNS or a network.
  */
 import { createServer, type Server } from 'node:https';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
@@ -16,40 +17,76 @@ import { UnreachableRegistryError } from '../../src/registry/errors.js';
 import { osimage } from '../helpers/cli.js';
 import { selfSignedCert } from '../helpers/tls.js';
 
-/** Nothing listens on port 1 (binding it needs root). */
+/** Nothing listens on ports 1 and 2 (binding them needs root). */
 const UNREACHABLE_DEFAULT = 'http://127.0.0.1:1';
+const UNREACHABLE_LEGACY = 'http://127.0.0.1:2/storage/releases';
 vi.mock('../../src/rhcos/defaults.js', async (original) => ({
   ...(await original<typeof import('../../src/rhcos/defaults.js')>()),
   DEFAULT_BASE_URL: 'http://127.0.0.1:1',
+  LEGACY_BASE_URL: 'http://127.0.0.1:2/storage/releases',
 }));
 
 const lines = (stderr: string) => stderr.split('\n');
 
 describe('first run: the default release browser', () => {
-  test('no settings: the unreachable default gives its error line and one info line naming the mirror and the sample', async () => {
-    const r = await osimage(['resolve']);
-    expect(r.exitCode).toBe(1);
-    expect(lines(r.stderr)).toEqual([
-      `error: request to ${UNREACHABLE_DEFAULT}/maipo/builds.json failed: connect ECONNREFUSED 127.0.0.1:1`,
-      expect.stringMatching(/^info: http:\/\/127\.0\.0\.1:1 is osimage's historical default base URL and no longer answers; /),
-    ]);
-    expect(r.stderr).toContain('--base-url https://rhcos.mirror.openshift.com/art/storage/prod/streams --channel 4.16-9.4/builds');
-    expect(r.stderr).toContain('--base-url hack/sample/releases');
+  test('no settings: one usage line naming --channel, RHCOS_DEFAULT_CHANNEL and a real channel (exit 2)', async () => {
+    for (const command of [['resolve'], ['builds'], ['packages'], ['stream'], ['payload', 'write', '--dir', '.']]) {
+      const r = await osimage(command);
+      expect(r.exitCode, command.join(' ')).toBe(2);
+      expect(lines(r.stderr), command.join(' ')).toEqual([
+        `error: no channel: give --channel or RHCOS_DEFAULT_CHANNEL, e.g. --channel 4.16-9.4/builds (a stream of the public mirror ${UNREACHABLE_DEFAULT})`,
+      ]);
+    }
+    const stream = await osimage(['pin', '--os-stream', 'rhel-10', '--write', 'nowhere.sh']);
+    expect(stream.stderr).toMatch(/^error: no channel: give --channel or RHCOS_RHEL_10_DEFAULT_CHANNEL, e\.g\. /);
   });
 
-  test('the same for every command that reads the release browser (builds)', async () => {
-    const r = await osimage(['builds']);
+  test('the default base URL unreachable: its error line and one info line saying what it is and what to do', async () => {
+    const r = await osimage(['resolve', '--channel', '4.16-9.4/builds']);
     expect(r.exitCode).toBe(1);
-    expect(lines(r.stderr)).toHaveLength(2);
-    expect(lines(r.stderr)[1]).toMatch(/^info: .*historical default.*--base-url hack\/sample\/releases/);
+    expect(lines(r.stderr)).toEqual([
+      `error: request to ${UNREACHABLE_DEFAULT}/4.16-9.4/builds/builds.json failed: connect ECONNREFUSED 127.0.0.1:1`,
+      `info: osimage's default release browser, the public RHCOS mirror ${UNREACHABLE_DEFAULT}, did not answer: check the network (and any proxy settings), or point --base-url (or RHCOS_BASE_URL) at a mirror of it or at a folder on disk`,
+    ]);
+    const builds = await osimage(['builds'], { env: { RHCOS_DEFAULT_CHANNEL: '4.18-9.4/builds' } });
+    expect(lines(builds.stderr)).toHaveLength(2);
+    expect(lines(builds.stderr)[1]).toMatch(/^info: osimage's default release browser/);
+  });
+
+  test('a 2019 release script (a build, no channel, no base URL): maipo on its own release browser, with a note and a hint', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'osimage-first-run-pins-'));
+    try {
+      const script = join(dir, 'release.sh');
+      await writeFile(script, '#!/bin/sh\nRHCOS_BUILD_NAME=47.246\n');
+      const r = await osimage(['pin', '--check', '--pins', script]);
+      expect(r.exitCode).toBe(1);
+      expect(lines(r.stderr)).toEqual([
+        `warning: ${script} does not pin RHCOS_DEFAULT_CHANNEL; checked against maipo, the channel of release scripts pinned in 2019`,
+        `warning: ${script} does not pin RHCOS_BASE_URL; read as ${UNREACHABLE_LEGACY}, the default for channel maipo`,
+        `error: request to ${UNREACHABLE_LEGACY}/maipo/builds.json failed: connect ECONNREFUSED 127.0.0.1:2`,
+        `info: ${UNREACHABLE_LEGACY}, the release browser of the maipo and ootpa channels (2019), no longer answers: point --base-url at a copy of it (a mirror, or a folder on disk)`,
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   test('--base-url (or RHCOS_BASE_URL) at an unreachable host: one error line and no default hint', async () => {
-    const flag = await osimage(['resolve', '--base-url', 'http://127.0.0.1:9']);
+    const flag = await osimage(['resolve', '--base-url', 'http://127.0.0.1:9', '--channel', 'maipo']);
     expect(flag.exitCode).toBe(1);
     expect(lines(flag.stderr)).toEqual(['error: request to http://127.0.0.1:9/maipo/builds.json failed: connect ECONNREFUSED 127.0.0.1:9']);
-    const fromEnv = await osimage(['resolve'], { env: { RHCOS_BASE_URL: 'http://127.0.0.1:9' } });
+    const fromEnv = await osimage(['resolve', '--channel', 'maipo'], { env: { RHCOS_BASE_URL: 'http://127.0.0.1:9' } });
     expect(lines(fromEnv.stderr)).toHaveLength(1);
+  });
+
+  test('no hint names a file an installed copy lacks', () => {
+    const network = (url: string) =>
+      new FetchError(`request to ${url} failed`, url, undefined, Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }), 'network');
+    for (const url of [`${UNREACHABLE_DEFAULT}/x/builds.json`, `${UNREACHABLE_LEGACY}/maipo/builds.json`]) {
+      const hint = hintFor(network(url));
+      expect(hint).toBeDefined();
+      expect(hint).not.toMatch(/docs\/|hack\/|\.md\b/);
+    }
   });
 });
 

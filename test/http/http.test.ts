@@ -187,12 +187,12 @@ describe('proxies from the environment', () => {
   it('sends requests through HTTP_PROXY, and not for hosts in NO_PROXY', async () => {
     server.faults.length = 0;
     const port = (proxy.address() as AddressInfo).port;
-    const via = await osimage(['resolve', '--base-url', server.url, '-o', 'json'], { env: proxyEnv(port, '') });
+    const via = await osimage(['resolve', '--base-url', server.url, '--channel', 'maipo', '-o', 'json'], { env: proxyEnv(port, '') });
     expect(via.exitCode).toBe(0);
     const host = new URL(server.url).host;
     expect(proxied.some((p) => p === `CONNECT ${host}` || p === `${server.url}/maipo/builds.json`)).toBe(true);
     const n = proxied.length;
-    const direct = await osimage(['resolve', '--base-url', server.url, '-o', 'json'], { env: proxyEnv(port, '127.0.0.1') });
+    const direct = await osimage(['resolve', '--base-url', server.url, '--channel', 'maipo', '-o', 'json'], { env: proxyEnv(port, '127.0.0.1') });
     expect(direct.exitCode).toBe(0);
     expect(proxied.length).toBe(n);
   });

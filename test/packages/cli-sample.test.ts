@@ -68,9 +68,11 @@ describe('packages', () => {
   });
 
   test('usage errors', async () => {
-    expect((await osimage(['packages', ...base, '--history'])).stderr).toContain('--history needs exactly one --package NAME');
-    expect((await osimage(['packages', ...base, '--history', '--package', 'k*'])).exitCode).toBe(2);
-    expect((await osimage(['packages', ...base, '--since', OLD, '--package', 'podman'])).stderr).toContain(
+    expect((await osimage(['packages', ...base, '--channel', CH, '--history'])).stderr).toContain(
+      '--history needs exactly one --package NAME',
+    );
+    expect((await osimage(['packages', ...base, '--channel', CH, '--history', '--package', 'k*'])).exitCode).toBe(2);
+    expect((await osimage(['packages', ...base, '--channel', CH, '--since', OLD, '--package', 'podman'])).stderr).toContain(
       '--since applies only with --history',
     );
   });

@@ -151,7 +151,7 @@ describe('release diff: the RHCOS packages section', () => {
     expect(r.stdout).toBe(plain.stdout);
     expect(r.stderr).toMatch(/^info: RHCOS packages not shown: .*nowhere\/4\.18-9\.4\/builds\/builds\.json/);
     expect(r.stderr.split('\n')).toHaveLength(1);
-    const j = JSON.parse((await changes('--base-url', join(tmp.dir, 'nowhere'), '-o', 'json')).stdout);
+    const j = JSON.parse((await changes('--base-url', join(tmp.dir, 'nowhere'), '--channel', CH, '-o', 'json')).stdout);
     expect(j.rhcosPackages.skipped).toMatch(/404 Not Found/);
   });
 

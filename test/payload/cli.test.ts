@@ -48,7 +48,9 @@ describe('osimage payload write', () => {
     const local = await serveFolder(rel);
     try {
       const dir = await tempDir();
-      const r = await osimage(['payload', 'write', '--dir', dir], { env: { RHCOS_BASE_URL: local.url, RHCOS_BUILD_NAME: '47.246' } });
+      const r = await osimage(['payload', 'write', '--dir', dir], {
+        env: { RHCOS_BASE_URL: local.url, RHCOS_DEFAULT_CHANNEL: 'maipo', RHCOS_BUILD_NAME: '47.246' },
+      });
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toBe(`error: RHCOS build 47.246 has no "oscontainer" in ${local.url}/maipo/47.246/meta.json: pass --os-image`);
       expect(await snapshot(dir)).toEqual({});

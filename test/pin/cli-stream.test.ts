@@ -205,7 +205,43 @@ describe('pin --check prints its warnings before an error', () => {
     expect(r.exitCode).toBe(1);
     const lines = r.stderr.split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toBe(`warning: ${t.script} does not pin RHCOS_DEFAULT_CHANNEL; checked against the default channel maipo`);
+    expect(lines[0]).toBe(
+      `warning: ${t.script} does not pin RHCOS_DEFAULT_CHANNEL; checked against maipo, the channel of release scripts pinned in 2019`,
+    );
     expect(lines[1]).toMatch(new RegExp(`^error: ${t.script}:2 pins RHCOS_BUILD_NAME=47\\.999, but no build with name '47\\.999' found`));
+  });
+});
+
+describe('a release script pinned in 2019: a build, no channel', () => {
+  it('pin --check reads it as maipo (with a warning) and passes against a copy of its release browser', async () => {
+    await writeFile(t.script, '#!/bin/sh\nRHCOS_BUILD_NAME=47.246\n');
+    const r = await osimage(['pin', '--check', '--pins', t.script, '--base-url', t.sb.server.url]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `warning: ${t.script} does not pin RHCOS_DEFAULT_CHANNEL; checked against maipo, the channel of release scripts pinned in 2019`,
+    );
+    expect(r.stdout).toMatch(new RegExp(`^ok: ${t.script} pins 47\\.246 \\(channel maipo, arch x86_64, `));
+  });
+
+  it('pin re-pins it in maipo, saying so, and writes the channel it meant', async () => {
+    await writeFile(t.script, '#!/bin/sh\nRHCOS_BUILD_NAME=47.246\n');
+    const r = await osimage(['pin', '--write', t.script, '--base-url', t.sb.server.url]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain(`info: ${t.script} pins a build but no RHCOS_DEFAULT_CHANNEL: read as maipo`);
+    expect(await readFile(t.script, 'utf8')).toMatch(/RHCOS_DEFAULT_CHANNEL='?maipo'?/);
+  });
+
+  it("an OS stream's pins without their channel name no build: pin --check fails naming the variable", async () => {
+    await writeFile(t.script, `#!/bin/sh\nRHCOS_RHEL_10_BUILD_NAME=${RHEL10_NEWEST}\n`);
+    const r = await osimage(['pin', '--check', '--os-stream', 'rhel-10', '--pins', t.script, '--base-url', t.sb.server.url]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toBe(`error: ${t.script} pins RHCOS_RHEL_10_BUILD_NAME but not RHCOS_RHEL_10_DEFAULT_CHANNEL, so it names no build`);
+  });
+
+  it('a file with no build and no channel, and no --channel: the usage line', async () => {
+    await writeFile(t.script, '#!/bin/sh\n');
+    const r = await osimage(['pin', '--write', t.script, '--base-url', t.sb.server.url]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^error: no channel: give --channel or RHCOS_DEFAULT_CHANNEL, e\.g\. --channel 4\.16-9\.4\/builds /);
   });
 });

@@ -14,7 +14,7 @@ afterAll(async () => server.close());
 
 describe('osimage resolve', () => {
   it('resolves the newest build as text', async () => {
-    const r = await osimage(['resolve', '--base-url', server.url]);
+    const r = await osimage(['resolve', '--channel', 'maipo', '--base-url', server.url]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^Build: +47\.246 \(newest\)$/m);
     expect(r.stdout).toContain(`${server.url}/maipo/47.246/meta.json`);
@@ -72,7 +72,9 @@ describe('osimage resolve', () => {
   });
 
   it('-o env prints lines a shell can source', async () => {
-    const r = await osimage(['resolve', '-o', 'env', '--base-url', `${server.url}/`], { env: { RHCOS_BUILD_NAME: '47.245' } });
+    const r = await osimage(['resolve', '--channel', 'maipo', '-o', 'env', '--base-url', `${server.url}/`], {
+      env: { RHCOS_BUILD_NAME: '47.245' },
+    });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(`RHCOS_BUILD_NAME=47.245\nRHCOS_DEFAULT_CHANNEL=maipo\nRHCOS_BASE_URL=${server.url}`);
     const sourced = await execa('bash', ['-c', `${r.stdout}\necho "$RHCOS_BUILD_NAME|$RHCOS_BASE_URL"`]);
@@ -83,7 +85,7 @@ describe('osimage resolve', () => {
     const r = await osimage(['resolve', '--base-url', server.url, '--channel', 'ootpa', '-o', 'oscontainer']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(`quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${'e'.repeat(64)}`);
-    const none = await osimage(['resolve', '--base-url', server.url, '-o', 'oscontainer']);
+    const none = await osimage(['resolve', '--channel', 'maipo', '--base-url', server.url, '-o', 'oscontainer']);
     expect(none.exitCode).toBe(1);
     expect(none.stdout).toBe('');
     expect(none.stderr).toBe(
@@ -95,7 +97,7 @@ describe('osimage resolve', () => {
     const r = await osimage(['resolve', '--base-url', server.url, '--channel', 'ootpa', '-o', 'os-image']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(`quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${'e'.repeat(64)}`);
-    const none = await osimage(['resolve', '--base-url', server.url, '-o', 'os-image']);
+    const none = await osimage(['resolve', '--channel', 'maipo', '--base-url', server.url, '-o', 'os-image']);
     expect(none.exitCode).toBe(1);
     expect(none.stdout).toBe('');
     expect(none.stderr).toBe(
@@ -112,7 +114,7 @@ describe('osimage resolve', () => {
   });
 
   it('an unknown pin exits 1 with one error line naming the build, URL, builds and closest match', async () => {
-    const r = await osimage(['resolve', '--base-url', server.url], { env: { RHCOS_BUILD_NAME: '47.24' } });
+    const r = await osimage(['resolve', '--channel', 'maipo', '--base-url', server.url], { env: { RHCOS_BUILD_NAME: '47.24' } });
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr.split('\n')).toHaveLength(1);
@@ -123,20 +125,33 @@ describe('osimage resolve', () => {
 
   it('--no-validate skips builds.json', async () => {
     const before = server.requests.length;
-    const r = await osimage(['resolve', '--base-url', server.url, '--build', '47.235', '--no-validate', '-o', 'json']);
+    const r = await osimage([
+      'resolve',
+      '--channel',
+      'maipo',
+      '--base-url',
+      server.url,
+      '--build',
+      '47.235',
+      '--no-validate',
+      '-o',
+      'json',
+    ]);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ build: '47.235', validated: false });
     expect(server.requests.slice(before)).toEqual(['/maipo/47.235/meta.json']);
   });
 
   it('a bad build name is a usage error', async () => {
-    const r = await osimage(['resolve', '--base-url', server.url, '--build', '47/245']);
+    const r = await osimage(['resolve', '--channel', 'maipo', '--base-url', server.url, '--build', '47/245']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^error: --build: build name "47\/245" contains a slash$/);
   });
 
   it('warns about a misspelt pin and names the right variable', async () => {
-    const r = await osimage(['resolve', '--base-url', server.url, '-o', 'env'], { env: { RELEASE_BUILD_NAME: '47.245' } });
+    const r = await osimage(['resolve', '--channel', 'maipo', '--base-url', server.url, '-o', 'env'], {
+      env: { RELEASE_BUILD_NAME: '47.245' },
+    });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toMatch(/^warning: environment variable RELEASE_BUILD_NAME is set but is not read; did you mean RHCOS_BUILD_NAME\?/);
     expect(r.stdout).toContain('RHCOS_BUILD_NAME=47.246');
@@ -158,7 +173,9 @@ describe('osimage resolve', () => {
   });
 
   it('RHCOS_BASE_URL replaces the default host', async () => {
-    const r = await osimage(['resolve', '-o', 'json', '--build', '47.245', '--no-validate'], { env: { RHCOS_BASE_URL: server.url } });
+    const r = await osimage(['resolve', '--channel', 'maipo', '-o', 'json', '--build', '47.245', '--no-validate'], {
+      env: { RHCOS_BASE_URL: server.url },
+    });
     expect(JSON.parse(r.stdout).baseURL).toBe(server.url);
   });
 });
@@ -174,7 +191,9 @@ describe('osimage builds', () => {
   });
 
   it('-o json', async () => {
-    const r = await osimage(['builds', '--base-url', server.url, '-o', 'json'], { env: { RHCOS_BUILD_NAME: '47.245' } });
+    const r = await osimage(['builds', '--channel', 'maipo', '--base-url', server.url, '-o', 'json'], {
+      env: { RHCOS_BUILD_NAME: '47.245' },
+    });
     expect(JSON.parse(r.stdout)).toEqual({
       buildsURL: `${server.url}/maipo/builds.json`,
       schemaVersion: '0.0.1',
@@ -188,7 +207,7 @@ describe('osimage builds', () => {
   });
 
   it('prints the list and exits 1 when the pin is not in it', async () => {
-    const r = await osimage(['builds', '--base-url', server.url], { env: { RHCOS_BUILD_NAME: '47.999' } });
+    const r = await osimage(['builds', '--channel', 'maipo', '--base-url', server.url], { env: { RHCOS_BUILD_NAME: '47.999' } });
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain('47.235');
     expect(r.stderr).toMatch(/^error: no build with name '47\.999'/);

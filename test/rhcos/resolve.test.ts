@@ -23,8 +23,9 @@ const bases = {
   file: () => pathToFileURL(FIXTURES).toString(),
 };
 
+/** The fixtures' first channel is maipo: these tests name it in the environment, where a release script would. */
 async function resolveWith(base: string, flags: SettingsFlags, env: Record<string, string> = {}, validate = true) {
-  return resolveBuild(resolveSettings({ baseUrl: base, ...flags }, env), { validate });
+  return resolveBuild(resolveSettings({ baseUrl: base, ...flags }, { RHCOS_DEFAULT_CHANNEL: 'maipo', ...env }), { validate });
 }
 
 describe.each(Object.entries(bases))('release browser over %s', (_kind, base) => {
@@ -122,7 +123,7 @@ describe('ten release-browser scenarios', () => {
       return true;
     });
     try {
-      await expect(resolveBuild(resolveSettings({ baseUrl: server.url }, {}), {})).rejects.toThrow(
+      await expect(resolveBuild(resolveSettings({ baseUrl: server.url, channel: 'maipo' }, {}), {})).rejects.toThrow(
         `incorrect HTTP response (503 Service Unavailable) from ${server.url}/maipo/builds.json`,
       );
     } finally {
@@ -210,13 +211,17 @@ describe('a release browser on https', () => {
     downgradeMeta();
     const before = server.requests.length;
     // The binary: Node reads NODE_EXTRA_CA_CERTS when a process starts.
-    const r = await osimageBin(['resolve', '--base-url', secure.url, '-o', 'json'], { env: { NODE_EXTRA_CA_CERTS: caFile } });
+    const r = await osimageBin(['resolve', '--channel', 'maipo', '--base-url', secure.url, '-o', 'json'], {
+      env: { NODE_EXTRA_CA_CERTS: caFile },
+    });
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`${secure.url}/maipo/47.246/meta.json redirected to ${server.url}/maipo/47.246/meta.json`);
     expect(r.exitCode).toBe(1);
     expect(server.requests.length).toBe(before);
     secure.faults.length = 0;
-    const ok = await osimageBin(['resolve', '--base-url', secure.url, '-o', 'json'], { env: { NODE_EXTRA_CA_CERTS: caFile } });
+    const ok = await osimageBin(['resolve', '--channel', 'maipo', '--base-url', secure.url, '-o', 'json'], {
+      env: { NODE_EXTRA_CA_CERTS: caFile },
+    });
     expect(ok.exitCode).toBe(0);
     expect(JSON.parse(ok.stdout).build).toBe('47.246');
   });

@@ -11,10 +11,20 @@ import {
 } from '../../src/rhcos/settings.js';
 
 describe('settings precedence', () => {
-  it('uses the defaults when nothing is set', () => {
-    const s = resolveSettings({}, {});
-    expect(s).toMatchObject({ baseUrl: DEFAULT_BASE_URL, channel: 'maipo', build: '', arch: 'x86_64' });
-    expect(s.sources).toEqual({ baseUrl: 'default', channel: 'default', build: 'default', arch: 'default' });
+  it("the default base URL is the public mirror's prod streams", () => {
+    expect(DEFAULT_BASE_URL).toBe('https://rhcos.mirror.openshift.com/art/storage/prod/streams');
+    const s = resolveSettings({ channel: '4.16-9.4/builds' }, {});
+    expect(s).toMatchObject({ baseUrl: DEFAULT_BASE_URL, channel: '4.16-9.4/builds', build: '', arch: 'x86_64' });
+    expect(s.sources).toEqual({ baseUrl: 'default', channel: 'flag', build: 'default', arch: 'default' });
+  });
+
+  it('there is no default channel: one usage line naming the flag, the variable and a real channel', () => {
+    const message =
+      'no channel: give --channel or RHCOS_DEFAULT_CHANNEL, e.g. --channel 4.16-9.4/builds (a stream of the public mirror https://rhcos.mirror.openshift.com/art/storage/prod/streams)';
+    expect(() => resolveSettings({}, {})).toThrow(new UsageError(message));
+    expect(() => resolveSettings({ osStream: 'rhel-10' }, {})).toThrow(/give --channel or RHCOS_RHEL_10_DEFAULT_CHANNEL, e\.g\./);
+    // A command whose operands may name the channel asks for it itself.
+    expect(resolveSettings({}, {}, { channelOptional: true })).toMatchObject({ channel: '', sources: { channel: 'default' } });
   });
 
   it('env beats the default and a flag beats env', () => {
@@ -26,23 +36,24 @@ describe('settings precedence', () => {
   });
 
   it('treats an empty env value as unset', () => {
-    const s = resolveSettings({}, { RHCOS_BUILD_NAME: '', RHCOS_DEFAULT_CHANNEL: '', RHCOS_BASE_URL: '' });
+    const s = resolveSettings({ channel: 'maipo' }, { RHCOS_BUILD_NAME: '', RHCOS_BASE_URL: '' });
     expect(s).toMatchObject({ build: '', channel: 'maipo', baseUrl: DEFAULT_BASE_URL });
     expect(s.sources.build).toBe('default');
+    expect(() => resolveSettings({}, { RHCOS_DEFAULT_CHANNEL: '' })).toThrow(/^no channel: /);
   });
 
   it('an explicit empty --build flag means the newest even when env pins', () => {
-    expect(resolveSettings({ build: '' }, { RHCOS_BUILD_NAME: '47.245' }).build).toBe('');
+    expect(resolveSettings({ build: '', channel: 'maipo' }, { RHCOS_BUILD_NAME: '47.245' }).build).toBe('');
   });
 
   it.each([' ', ' 47.245', '47.245\n', 'a b', '47/245', '..', '.', 'a\\b'])('rejects build name %j as a usage error', (name) => {
-    expect(() => resolveSettings({}, { RHCOS_BUILD_NAME: name })).toThrow(UsageError);
-    expect(() => resolveSettings({ build: name }, {})).toThrow(UsageError);
+    expect(() => resolveSettings({ channel: 'maipo' }, { RHCOS_BUILD_NAME: name })).toThrow(UsageError);
+    expect(() => resolveSettings({ build: name, channel: 'maipo' }, {})).toThrow(UsageError);
   });
 
   it('names where a bad value came from', () => {
-    expect(() => resolveSettings({}, { RHCOS_BUILD_NAME: 'a b' })).toThrow(/RHCOS_BUILD_NAME/);
-    expect(() => resolveSettings({ build: 'a/b' }, {})).toThrow(/--build/);
+    expect(() => resolveSettings({ channel: 'maipo' }, { RHCOS_BUILD_NAME: 'a b' })).toThrow(/RHCOS_BUILD_NAME/);
+    expect(() => resolveSettings({ build: 'a/b', channel: 'maipo' }, {})).toThrow(/--build/);
   });
 
   it('never yields // from trailing slashes', () => {
@@ -63,7 +74,7 @@ describe('settings precedence', () => {
   });
 
   it('rejects odd arches', () => {
-    expect(() => resolveSettings({ arch: 'x86/64' }, {})).toThrow(UsageError);
+    expect(() => resolveSettings({ arch: 'x86/64', channel: 'maipo' }, {})).toThrow(/--arch/);
   });
 });
 
@@ -121,10 +132,14 @@ describe('OS stream pin variables', () => {
     const s = resolveSettings({ osStream: 'rhel-10' }, env);
     expect(s).toMatchObject({ build: '10.2.20260217-0', channel: 'rhel-10.2/builds', baseUrl: 'http://env.example/r' });
     expect(s.sources).toMatchObject({ build: 'env', channel: 'env', baseUrl: 'env' });
-    expect(resolveSettings({ osStream: 'rhel-10' }, { RHCOS_BUILD_NAME: '9.8.20260428-0' })).toMatchObject({ build: '', channel: 'maipo' });
+    expect(resolveSettings({ osStream: 'rhel-10', channel: 'rhel-10.2/builds' }, { RHCOS_BUILD_NAME: '9.8.20260428-0' })).toMatchObject({
+      build: '',
+    });
     expect(resolveSettings({ osStream: 'rhel-10', build: '10.2.20260212-0' }, env).build).toBe('10.2.20260212-0');
     expect(resolveSettings({}, env)).toMatchObject({ build: '9.8.20260428-0', channel: 'rhel-9.8/builds' });
-    expect(() => resolveSettings({ osStream: 'rhel-10' }, { RHCOS_RHEL_10_BUILD_NAME: 'a b' })).toThrow(/RHCOS_RHEL_10_BUILD_NAME/);
+    expect(() => resolveSettings({ osStream: 'rhel-10', channel: 'c' }, { RHCOS_RHEL_10_BUILD_NAME: 'a b' })).toThrow(
+      /RHCOS_RHEL_10_BUILD_NAME/,
+    );
   });
 
   it('the stream families are no misspelt pins; their near misses are', () => {
