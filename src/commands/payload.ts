@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import { UsageError, describe } from '../errors.js';
-import { setExitCode } from '../context.js';
+import { UsageError, describe, type Warning } from '../errors.js';
+import { env, setExitCode } from '../context.js';
 import { addSettingsOptions, examples, outputOption, settingsFrom, type SettingsOptionValues } from './options.js';
 import { checkConflicts, flagName, type FlagRule } from './conflicts.js';
 import { checkOsImageFlags, osImageConflicts } from './os-image-flags.js';
@@ -26,6 +26,7 @@ import * as bootimagesModule from '../payload/bootimages.js';
 import * as bootimagesWrite from '../payload/bootimages-write.js';
 import { parseArchFlags } from '../stream/collect.js';
 import { escapeText } from '../output/escape.js';
+import * as payloadJsonView from '../output/payload-json-view.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -51,6 +52,7 @@ interface WriteOptions extends SettingsOptionValues {
   configmapFile?: string;
   allowTag: boolean;
   addMissing: boolean;
+  output: 'text' | 'json';
 }
 
 const WRITE_CONFLICTS: FlagRule[] = osImageConflicts('writes');
@@ -58,7 +60,6 @@ const WRITE_CONFLICTS: FlagRule[] = osImageConflicts('writes');
 /** The pin variables of an OS stream (`rhel-10` → RHCOS_RHEL_10_BUILD_NAME, …) read as the plain RHCOS_* ones. */
 function writeCommand(): Command {
   return addSettingsOptions(new Command('write'))
-    .summary("write the OS images into image-references and the osimageurl ConfigMap, for the folder's generation")
     .description(
       "Write the OS images into the MCO's payload manifests, for whatever generation DIR is: machine-os-content (2019), machine-os-content plus rhel-coreos(-8) and its extensions (4.12-4.14), rhel-coreos and rhel-coreos-extensions (2023-09 on), or one OS stream's tags (--os-stream). The machine-config-osimageurl ConfigMap is found by kind and name in any manifest of DIR; each of its keys takes the value of the tag whose from.name it equals. Values come from one resolved build (oscontainer, base-oscontainer, extensions-container) unless given; every file changes or none.",
     )
@@ -90,15 +91,17 @@ function writeCommand(): Command {
       "also add the OS tags and ConfigMap keys the folder's generation pairs with the declared ones but the folder lacks (and the ConfigMap when there is none); without it only what the folder declares is written",
       false,
     )
+    .addOption(outputOption(['text', 'json'], 'text'))
     .addHelpText(
       'after',
       examples([
         'osimage payload write --dir install --os-image quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:<64 hex>',
         'osimage payload write --dir install --add-missing --os-image quay.io/x/os@sha256:<64 hex> --extensions-image quay.io/x/ext@sha256:<64 hex>',
-        'osimage payload write --dir install --base-url ./hack/sample/releases --channel rhcos-4.12   # the newest build',
-        'RHCOS_BUILD_NAME=47.245 osimage payload write --dir install --base-url ./hack/sample/releases',
-        'osimage payload write --dir hack/sample/generations/4.15-layered --base-url ./hack/sample/releases --channel 4.18-9.4/builds',
-        'osimage payload write --dir install --os-stream rhel-10 --base-url ./hack/sample/releases --channel rhel-10.2/builds',
+        'osimage payload write --dir install --channel 4.18-9.4/builds   # the newest build of the public mirror',
+        'RHCOS_BUILD_NAME=418.94.202604221012-0 osimage payload write --dir install --channel 4.18-9.4/builds',
+        'osimage payload write --dir install --base-url file:///srv/mirror/prod/streams --channel 4.16-9.4/builds   # a copy on disk',
+        'osimage payload write --dir install --os-stream rhel-10 --channel rhel-10.2/builds',
+        'osimage payload write --dir install --os-image quay.io/x/os@sha256:<64 hex> -o json   # what changed, as JSON',
         'osimage payload write --dir install --node-image --os-image quay.io/x/node@sha256:<64 hex> --extensions-image quay.io/x/ext@sha256:<64 hex> --build-id 4.21.9.6.202602041851-0',
       ]),
     )
@@ -134,7 +137,7 @@ function writeCommand(): Command {
         info(`${what} of build ${result.build} (${arch})${result.generation === 'legacy' ? '' : ` for ${t.tag}`}: ${t.pullspec}`);
       }
       result.warnings.forEach(warn);
-      out(writeView(result));
+      out(opts.output === 'json' ? json(payloadJsonView.payloadWriteJson(result)) : writeView(result));
     });
 }
 
@@ -143,21 +146,23 @@ interface RenderOptions {
   role: string[];
   out?: string;
   allowTag: boolean;
+  output: 'text' | 'json';
 }
 
 function renderCommand(): Command {
   return new Command('render')
-    .summary('render 00-<role>-osimageurl MachineConfigs')
     .description('Render one MachineConfig 00-<role>-osimageurl per role, carrying only spec.osImageURL (and Ignition version 2.2.0).')
     .requiredOption('--os-image <pullspec>', 'the OS container, repo@sha256:<64 hex>')
     .requiredOption('--role <role>', 'a pool role (repeat for more)', collect)
     .option('--out <dir>', 'write one <name>.yaml per role into this folder (created if missing) instead of stdout')
     .option('--allow-tag', 'accept a pull spec by tag', false)
+    .addOption(outputOption(['text', 'json'], 'text'))
     .addHelpText(
       'after',
       examples([
         'osimage payload render --os-image quay.io/x/os@sha256:<64 hex> --role master --role worker',
         'osimage payload render --os-image quay.io/x/os@sha256:<64 hex> --role master --role worker --out manifests/',
+        'osimage payload render --os-image quay.io/x/os@sha256:<64 hex> --role worker -o json   # a v1 List',
       ]),
     )
     .action(async (opts: RenderOptions) => {
@@ -170,10 +175,14 @@ function renderCommand(): Command {
         throw new UsageError(describe(err));
       }
       if (opts.out === undefined) {
-        out(mc.toYamlStream(configs));
+        out(opts.output === 'json' ? json(payloadJsonView.renderListJson(configs)) : mc.toYamlStream(configs));
         return;
       }
       const written = await mc.writeMachineConfigs(opts.out, configs);
+      if (opts.output === 'json') {
+        out(json(payloadJsonView.renderFilesJson(opts.out, written)));
+        return;
+      }
       for (const w of written) (w.action === 'unchanged' ? info : out)(`${w.path}: ${w.action}`);
       if (written.every((w) => w.action === 'unchanged')) out(`unchanged: ${configs.length} MachineConfig file(s) in ${opts.out}`);
     });
@@ -191,13 +200,12 @@ interface MergeOptions {
 
 function mergeCommand(): Command {
   return new Command('merge')
-    .summary("merge a pool's MachineConfigs into rendered-<pool>-<md5>, as the MCO of a given release does")
     .description(
       "Merge a pool's MachineConfigs into one rendered config, as the machine-config-operator of --openshift-version does, and print it.\n" +
         "From 4.6 every config is converted to Ignition spec 3 and merged with Ignition's own rules (files, units and users by key);\n" +
         "before, Ignition 2 configs are appended. The result carries that release's fields and defaults (kernelType: default, ...).\n" +
         'It is named rendered-<pool>-<md5 hex>: the same spec always gives the same name, but not the name a cluster computes\n' +
-        "(the operator hashes with its own salt and Go's YAML encoding; see docs/payload.md).",
+        "(the operator hashes with its own salt and Go's YAML encoding).",
     )
     .argument('<path...>', 'MachineConfig files or folders (.yaml, .yml, .json; multi-document files and Lists are read)')
     .requiredOption(
@@ -207,7 +215,7 @@ function mergeCommand(): Command {
       [],
     )
     .option('--pool <name>', 'the pool rendered (default: the one role, or the custom role beside worker)')
-    .option('--openshift-version <x.y>', `the release whose MCO merges, from 4.1 (its rules: docs/payload.md)`, LATEST_MCO_RELEASE)
+    .option('--openshift-version <x.y>', `the release whose MCO merges, from 4.1 (the merge rules of that release)`, LATEST_MCO_RELEASE)
     .addOption(
       new Option(
         '--policy <policy>',
@@ -277,7 +285,6 @@ const CHECK_CONFLICTS: FlagRule[] = [
 function checkCommand(): Command {
   return addRegistryOptions(
     new Command('check')
-      .summary("check operators' image-references against the input images")
       .description(
         "Check operator manifests against the input images as oc adm release new would: every tag an operator's image-references names must be an input tag; no source repository twice. Beyond oc: each OS key of a machine-config-osimageurl ConfigMap must hold, as text oc's substitution finds, the from.name of the tag it pairs with (else the release ships two OS images). Reports every problem at once.\n" +
           'The input images come from an ImageStream file (--images) or from a release image (--from-release: registry, oci: or oci-archive:).',
@@ -335,6 +342,7 @@ interface BootimagesOptions extends Omit<SettingsOptionValues, 'arch'> {
   osStream: string[];
   marketplace: string[];
   era: string;
+  output: 'text' | 'json';
 }
 
 const BOOTIMAGES_HELP = `
@@ -364,7 +372,6 @@ Formats (--era), as the installer's generator wrote the ConfigMap:
 
 function bootimagesCommand(): Command {
   return addSettingsOptions(new Command('bootimages'), { arch: false })
-    .summary('write the coreos-bootimages ConfigMap: every arch and platform, one or several OS streams')
     .description(
       'Write the coreos-bootimages ConfigMap (openshift-machine-config-operator) as the installer does: data.stream is the stream metadata JSON of the resolved build for every arch, data.streams every OS stream by name.',
     )
@@ -387,24 +394,32 @@ function bootimagesCommand(): Command {
       `the installer's ConfigMap form: auto, ${bootimagesModule.BOOTIMAGES_ERAS.join(', ')} (see Formats below)`,
       'auto',
     )
+    .addOption(outputOption(['text', 'json'], 'text'))
     .addHelpText('after', BOOTIMAGES_HELP)
     .addHelpText(
       'after',
       examples([
-        'osimage payload bootimages --dir manifests --base-url ./hack/sample/releases --channel rhcos-4.12',
+        'osimage payload bootimages --dir manifests --channel 4.18-9.4/builds',
         'osimage payload bootimages --dir manifests --channel 4.16-9.4/builds --arch aarch64 --name rhcos-4.16',
-        'osimage payload bootimages --dir manifests --base-url ./hack/sample/releases --os-stream rhel-9=4.18-9.4/builds --os-stream rhel-10=rhel-10.2/builds',
+        'osimage payload bootimages --dir manifests --channel 4.18-9.4/builds -o json   # each stream and arch, as JSON',
+        'osimage payload bootimages --dir manifests --os-stream rhel-9=4.18-9.4/builds --os-stream rhel-10=rhel-10.2/builds',
         'osimage payload bootimages --dir manifests --os-stream rhel-9=4.18-9.4/builds@418.94.202605101521-0 --marketplace rhel-9=marketplace/rhcos.json',
         'osimage payload bootimages --dir manifests --os-stream rhel-9=rhel-9.8/builds --os-stream rhel-10=rhel-10.2/builds --name rhel-9=rhcos-4.21 --name rhel-10=rhcos-4.22',
-        'osimage payload bootimages --dir manifests --channel rhcos-4.19 --era 2025-11   # one-line data.stream, as the 2025 installer',
+        'osimage payload bootimages --dir manifests --channel 4.18-9.4/builds --era 2025-11   # one-line data.stream, as the 2025 installer',
       ]),
     )
     .action(async (opts: BootimagesOptions) => {
       const boot = bootimagesModule;
       const run = bootimagesWrite;
+      // Kept for -o json as well as printed as they come.
+      const warnings: Array<Warning | string> = [];
+      const onWarning = (w: Warning | string) => {
+        warnings.push(w);
+        warn(w);
+      };
       let nameFlags = opts.name;
       if (opts.stream !== undefined) {
-        warn({ code: 'deprecated-flag', message: '--stream is deprecated: use --name (the "stream" field)' });
+        onWarning({ code: 'deprecated-flag', message: '--stream is deprecated: use --name (the "stream" field)' });
         if (nameFlags.some((n) => n !== opts.stream)) throw new UsageError('--stream is the old name of --name: give one of them');
         nameFlags = [opts.stream];
       }
@@ -422,7 +437,8 @@ function bootimagesCommand(): Command {
       if (problem !== undefined) throw new UsageError(problem);
       // --os-stream here is NAME=CHANNEL, not the stream of the pin variables that resolve and pin read.
       const { osStream: _streams, ...settingsFlags } = opts;
-      const settings = settingsFrom({ ...settingsFlags, arch: undefined });
+      // Each --os-stream names its own channel.
+      const settings = settingsFrom({ ...settingsFlags, arch: undefined }, env(), { channelOptional: osStreams.length > 0 });
       const outcome = await run.writeBootimagesFromBuilds({
         dir: opts.dir,
         file: opts.file,
@@ -437,18 +453,19 @@ function bootimagesCommand(): Command {
         signatures: opts.signatures === true,
         locationBase: opts.locationBase,
         generator: `osimage ${packageVersion()}`,
-        onWarning: warn,
+        onWarning,
       });
       if (outcome.written && outcome.eraFromFile && outcome.era !== boot.CURRENT_ERA) {
         info(escapeText(`${outcome.path}: kept the ${outcome.era} installer's form the file had (--era ${boot.CURRENT_ERA} for today's)`));
       }
-      out(escapeText(`${outcome.path}: ${outcome.written ? 'written' : 'unchanged'} (${outcome.summary})`));
+      if (opts.output === 'json') out(json(payloadJsonView.bootimagesJson(outcome, warnings)));
+      else out(escapeText(`${outcome.path}: ${outcome.written ? 'written' : 'unchanged'} (${outcome.summary})`));
     });
 }
 
 export function command(): Command {
   return new Command('payload')
-    .description("The OS image in the release payload's manifests: write, render, merge, check, bootimages.")
+    .description("The OS image in the release payload's manifests and MachineConfigs (the subcommands below).")
     .addCommand(writeCommand())
     .addCommand(renderCommand())
     .addCommand(mergeCommand())
@@ -457,10 +474,10 @@ export function command(): Command {
     .addHelpText(
       'after',
       examples([
-        "osimage payload write --dir manifests/machine-config-operator          # the resolved build's OS container",
+        "osimage payload write --dir manifests/machine-config-operator --channel 4.18-9.4/builds   # the newest build's OS images",
         'osimage payload render --os-image quay.io/ocp/os@sha256:… --role master --role worker',
         'osimage payload check --dir payload --from-release oci-archive:release.tar:4.99.0',
-        'osimage payload bootimages --dir manifests/machine-config-operator',
+        'osimage payload bootimages --dir manifests/machine-config-operator --channel 4.18-9.4/builds',
       ]),
     );
 }

@@ -1,9 +1,11 @@
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { addSettingsOptions, examples, osStreamOption, type SettingsOptionValues } from './options.js';
+import { addSettingsOptions, examples, osStreamOption, outputOption, type SettingsOptionValues } from './options.js';
 import { env, io } from '../context.js';
 import * as terminalModule from '../output/terminal.js';
 import * as pinView from '../output/pin-view.js';
+import { promoteJson } from '../output/pin-json-view.js';
+import { json } from '../output/format.js';
 import { misspeltEnvWarnings } from '../rhcos/settings.js';
 import { promote } from '../pin/promote.js';
 import { shellTestRunner, stopRunningTests } from '../pin/test-runner.js';
@@ -15,6 +17,7 @@ interface PromoteOptions extends SettingsOptionValues {
   meta?: string;
   commit?: boolean;
   osStream?: string;
+  output: 'text' | 'json';
 }
 
 const HELP = `
@@ -44,12 +47,14 @@ export function command(): Command {
     .option('--meta <file>', "also write the build's metadata snapshot JSON")
     .option('--commit', 'git commit the changed files (refuses when they have uncommitted changes)')
     .addOption(osStreamOption())
+    .addOption(outputOption(['text', 'json'], 'text'))
     .addHelpText('after', HELP)
     .addHelpText(
       'after',
       examples([
         "osimage promote --test 'make e2e-aws' --meta data/rhcos.json --commit     # periodic job on master",
-        'osimage promote --test ./hack/smoke.sh --write hack/release.sh --channel rhcos-4.12',
+        'osimage promote --test ./hack/smoke.sh --write hack/release.sh --channel 4.18-9.4/builds',
+        "osimage promote --test 'make e2e-aws' -o json > promote.json                  # the answer as JSON",
         "osimage promote --os-stream rhel-10 --test 'make e2e-rhel10' --meta data/rhcos-rhel-10.json   # the RHEL 10 stream",
       ]),
     )
@@ -94,6 +99,6 @@ export function command(): Command {
           process.off('SIGTERM', onSignal);
         });
       result.warnings.forEach(term.warn);
-      term.out(view.promoteSummary(result, opts.meta));
+      term.out(opts.output === 'json' ? json(promoteJson(result, opts.meta, opts.osStream)) : view.promoteSummary(result, opts.meta));
     });
 }

@@ -17,6 +17,8 @@ import { parseReference } from '../registry/reference.js';
 import type { ImageConfig } from '../registry/types.js';
 import { readMirrorFile, type MirrorFileKind } from '../registry/mirrors.js';
 import { setExitCode } from '../context.js';
+import { json } from '../output/format.js';
+import { extractJson } from '../output/extract-view.js';
 import { parseIntFlag } from './release-info-flags.js';
 
 interface ExtractOptions extends RegistryOptionValues {
@@ -57,7 +59,12 @@ export function extractCommand(): Command {
     .option('--tools', 'write the archives of every tool for --command-os (default: this OS), release.txt and sha256sum.txt')
     .option('--signing-key <file>', 'with --tools: sign sha256sum.txt with this OpenPGP private key (sha256sum.txt.asc)')
     .option('--git <dir>', 'clone the source of every component into DIR/<host>/<path> and check out its commit (needs git)')
-    .option('-o, --output <format>', "with --git: 'commit' prints each clone and its commit, checking nothing out")
+    .addOption(
+      new Option(
+        '-o, --output <format>',
+        "text (default) or json: the files written (--to, --credentials-requests, --command, --tools); with --git: 'commit' prints each clone and its commit, checking nothing out",
+      ).choices(['text', 'json', 'commit']),
+    )
     .option('--icsp-file <file>', 'read images named by digest from the mirrors of this ImageContentSourcePolicy too')
     .option('--idms-file <file>', 'read images named by digest from the mirrors of this ImageDigestMirrorSet too')
     .option('--dir <dir>', 'the folder file:// images are read from (default: the current folder)')
@@ -71,6 +78,7 @@ export function extractCommand(): Command {
       examples([
         'osimage release extract oci-archive:release.tar --file image-references',
         'osimage release extract quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64 --to ./manifests',
+        'osimage release extract oci-archive:release.tar --to ./manifests -o json   # the files written, as JSON',
         'osimage release extract --credentials-requests --cloud aws --to ./credreqs quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64',
         'osimage release extract --command oc --to ./bin quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64',
         'osimage release extract --command openshift-install --command-os mac/arm64 --to ./bin REGISTRY/ocp/release:4.16.0-multi',
@@ -112,7 +120,7 @@ export function extractCommand(): Command {
         return;
       }
       const tree = await readImages(o, async (open) => extractTree(await open(image), o.to, filterOf(o)));
-      out(extractedLine(image, tree));
+      out(o.output === 'json' ? json(extractJson(image, 'manifests', tree, o.to, tree.files)) : extractedLine(image, tree));
     });
 }
 
@@ -120,7 +128,10 @@ export function extractCommand(): Command {
 async function validate(o: ExtractOptions): Promise<void> {
   const given = (v: string | undefined) => v !== undefined && v !== '';
   const modes = [o.tools === true, o.credentialsRequests === true, given(o.file), given(o.command), given(o.git)].filter(Boolean).length;
-  if (given(o.output) && !given(o.git)) throw new UsageError('--output is only supported with --git');
+  // text and json say what was written; commit is oc's, which takes -o with --git only (oc's words below).
+  if (o.output === 'commit' && !given(o.git)) throw new UsageError('--output is only supported with --git');
+  if (o.output === 'json' && given(o.file))
+    throw new UsageError("--output json cannot be used with --file: the file's bytes are the output");
   const { checkCloud } = await import('../release/credentials-requests.js');
   checkCloud(o.cloud, o.credentialsRequests === true);
   if (modes > 1) throw new UsageError('only one of --tools, --command, --credentials-requests, --file, or --git may be specified');
@@ -151,7 +162,7 @@ async function credentialsMode(image: string, o: ExtractOptions): Promise<void> 
   const r = await readImages(o, async (open) =>
     extractCredentialsRequests(await open(image), o.to, { ...filterOf(o), ...(o.cloud ? { cloud: o.cloud } : {}) }),
   );
-  out(extractedLine(image, r));
+  out(o.output === 'json' ? json(extractJson(image, 'credentials-requests', r, o.to, r.files)) : extractedLine(image, r));
 }
 
 async function toolsMode(image: string, o: ExtractOptions): Promise<void> {
@@ -160,7 +171,7 @@ async function toolsMode(image: string, o: ExtractOptions): Promise<void> {
   const signer =
     o.signingKey !== undefined && o.signingKey !== '' && plan.targets.some((t) => t.asArchive) ? await loadSigner(o.signingKey) : undefined;
   const releaseView = await import('../output/release-view.js');
-  await readImages(o, async (open) => {
+  const done = await readImages(o, async (open) => {
     const info = await loadReleaseInfo(image, await open(image), filterOf(o));
     const release = {
       image,
@@ -170,7 +181,7 @@ async function toolsMode(image: string, o: ExtractOptions): Promise<void> {
       references: info.references,
       infoText: releaseView.renderInfo(info, 'pullspecs'),
     };
-    await tools.extractTools(plan, release, {
+    const written = await tools.extractTools(plan, release, {
       dir: o.to,
       open,
       ...filterOf(o),
@@ -178,7 +189,9 @@ async function toolsMode(image: string, o: ExtractOptions): Promise<void> {
       ...(signer ? { sign: signer } : {}),
       report: errRaw,
     });
+    return { info, written };
   });
+  if (o.output === 'json') out(json(extractJson(image, 'tools', done.info, o.to, done.written)));
 }
 
 async function loadSigner(file: string): Promise<(data: Buffer) => Promise<string>> {

@@ -63,6 +63,16 @@ export interface BootimagesOutcome {
   era: BootimagesEra;
   /** The era was taken from the existing file (`--era auto`). */
   eraFromFile: boolean;
+  /** The streams written (or already there): the one data.stream, or every OS stream of data.streams by name. */
+  streams: WrittenStream[];
+}
+
+export interface WrittenStream {
+  /** The --os-stream name; undefined for the one stream of data.stream. */
+  osStream: string | undefined;
+  /** data.stream is this stream (the one stream, or the default OS stream). */
+  isDefault: boolean;
+  stream: StreamJson;
 }
 
 /** The request's flag rules, checked before anything is read (the command turns a failure into a usage error). */
@@ -157,5 +167,11 @@ export async function writeBootimagesFromBuilds(r: BootimagesRequest): Promise<B
       : describeStream(content.stream);
   // One stream keeps the texts of before: `written (stream S, build B, A)`, `unchanged (build B, A)`.
   const summary = written && defaultName === undefined ? `stream ${content.stream.stream}, ${what}` : what;
-  return { path, written, summary, era, eraFromFile };
+  const streams: WrittenStream[] =
+    defaultName !== undefined
+      ? Object.keys(named)
+          .sort()
+          .map((n) => ({ osStream: n, isDefault: n === defaultName, stream: named[n]! }))
+      : [{ osStream: undefined, isDefault: true, stream: content.stream }];
+  return { path, written, summary, era, eraFromFile, streams };
 }
