@@ -88,6 +88,8 @@ export function hasCode(err: unknown, code: ErrorCode): err is OsimageError {
 export class UsageError extends OsimageError {
   /** For a flag error, the command whose help to point at: the CLI then prints pflag's `See 'CMD --help' for usage.` */
   seeHelpOf?: string;
+  /** For a misspelt flag, the flag meant (`--channel`): the CLI prints `(Did you mean --channel?)` under the error. */
+  didYouMean?: string;
   constructor(message: string) {
     super(message, { exitCode: EXIT_USAGE });
     this.name = 'UsageError';

@@ -40,6 +40,26 @@ function findOption(chain: readonly Command[], flag: string): Option | 'help' | 
   return flag === '--help' || flag === '-h' ? 'help' : undefined;
 }
 
+/**
+ * pflag's error for an unknown long flag, with the flag commander would suggest (its own edit-distance rule over
+ * the options `cmd` and its parents show in help). commander offers that rule only inside its option parsing,
+ * so it is run on a view of `cmd` whose `error` keeps the message instead of printing it and exiting.
+ */
+export function unknownFlag(flag: string, cmd: Command): UsageError {
+  const err = new UsageError(`unknown flag: ${flag}`);
+  let said = '';
+  const view = Object.create(cmd, {
+    _allowUnknownOption: { value: false },
+    error: { value: (message: string) => void (said = message) },
+  }) as Command & { unknownOption?: (flag: string) => void };
+  try {
+    view.unknownOption?.(flag);
+  } catch {}
+  const meant = /\(Did you mean (--[^?\s]+)\?\)/.exec(said)?.[1];
+  if (meant !== undefined) err.didYouMean = meant;
+  return err;
+}
+
 /** The subcommand of `cmd` that `word` names, if any. */
 function subcommand(cmd: Command, word: string): Command | undefined {
   return cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
@@ -89,7 +109,7 @@ function rewrite(argv: readonly string[], chain: Command[]): string[] {
       const eq = arg.indexOf('=');
       const flag = eq < 0 ? arg : arg.slice(0, eq);
       const option = findOption(chain, flag);
-      if (option === undefined) throw new UsageError(`unknown flag: ${flag}`);
+      if (option === undefined) throw unknownFlag(flag, cmd);
       if (option === 'help' || takesValue(option)) {
         out.push(arg);
         // The value of `--opt VALUE`, even when it starts with `-` (commander takes it too; an optional one only when it does not).

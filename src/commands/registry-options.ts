@@ -1,10 +1,10 @@
-import type { Command } from 'commander';
-import { env } from '../context.js';
-import { envFlag } from '../env-flag.js';
+import { type Command, Option } from 'commander';
+import { env, io } from '../context.js';
+import { DEBUG_LEVEL, HTTP_LEVEL, debugLog, logs } from '../verbosity.js';
 import type { Warning } from '../errors.js';
 import type { MirrorSet } from '../registry/mirrors.js';
 import type { SourceOptions } from '../registry/types.js';
-import { info, warn } from '../output/terminal.js';
+import { warn } from '../output/terminal.js';
 import { progressBar } from '../output/progress.js';
 import { openCache } from '../cache/settings.js';
 
@@ -24,10 +24,21 @@ export interface RegistryOptionValues {
   dir?: string;
 }
 
+/**
+ * `--authfile FILE`, podman's and skopeo's name for the auth file: the same setting as --registry-config (the
+ * last of the two on the line wins), hidden from help, which names the flag oc users know.
+ */
+function authfileAlias(): Option {
+  const alias = new Option('--authfile <file>', 'the same as --registry-config').hideHelp();
+  alias.attributeName = () => 'registryConfig';
+  return alias;
+}
+
 /** The registry and image-selection flags oc's release commands take. */
 export function addRegistryOptions(cmd: Command): Command {
   return cmd
     .option('-a, --registry-config <file>', 'auth file for the registry (containers auth.json or docker config.json)')
+    .addOption(authfileAlias())
     .option('--insecure', 'allow plain HTTP and unverified TLS for the registry')
     .option('--certificate-authority <file>', 'CA bundle to trust for the registry')
     .option('--skip-verification', 'warn instead of failing when content does not match its digest')
@@ -44,11 +55,10 @@ const VERIFICATION_FAILURES: ReadonlySet<Warning['code']> = new Set(['digest-mis
 
 /** SourceOptions from the flags; warnings and progress go to stderr. Commands use it through readImages (open-image.ts). */
 export async function sourceOptions(o: RegistryOptionValues, state: { verificationFailed: boolean }) {
-  const progress = progressBar();
-  // A cache that cannot be read or written changes nothing a script sees: a note only with OSIMAGE_DEBUG.
-  const cache = openCache(o, (message) => {
-    if (envFlag(env().OSIMAGE_DEBUG)) info(`debug: cache: ${message}`);
-  });
+  // From -v 6 stderr carries a line per request: a bar redrawn between them would garble both (a dumb terminal's rule).
+  const progress = progressBar(io().stderr, logs(HTTP_LEVEL) ? { ...env(), TERM: 'dumb' } : env());
+  // A cache that cannot be read or written changes nothing a script sees: a note only from -v 4 (or OSIMAGE_DEBUG).
+  const cache = openCache(o, (message) => debugLog(DEBUG_LEVEL, `cache: ${message}`));
   const opts: SourceOptions = {
     ...(o.registryConfig !== undefined ? { registryConfig: o.registryConfig } : {}),
     ...(o.insecure ? { insecure: true } : {}),

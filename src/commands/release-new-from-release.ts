@@ -2,8 +2,7 @@
  * `release new --from-release`: options into types, one core call (assembleFromRelease), then the output
  * (-o json, --to-dir, --to-file, --to-image, or oc's dry run when none is given).
  */
-import { env, setExitCode } from '../context.js';
-import { envFlag } from '../env-flag.js';
+import { setExitCode } from '../context.js';
 import { UsageError } from '../errors.js';
 import { checkConflicts, type FlagRule } from './conflicts.js';
 import { checkOsImageFlags, osImageConflicts } from './os-image-flags.js';
@@ -22,6 +21,7 @@ import { osImageLocation } from '../release/os-image-config.js';
 import { openImage } from '../registry/open.js';
 import { resolveBuild } from '../rhcos/resolve.js';
 import { settingsFromPinsFile } from '../verify/pins.js';
+import { DEBUG_LEVEL, debugLog } from '../verbosity.js';
 
 const FROM_RELEASE_CONFLICTS: FlagRule[] = [
   {
@@ -90,9 +90,7 @@ export async function runFromRelease(mappings: Mapping[], o: NewOptions): Promis
         releaseByTag: releaseByTag(release),
         onInfo: (line) => term.info(`info: ${line}`),
         onWarning: (line) => term.warn(line),
-        onDebug: (line) => {
-          if (envFlag(env().OSIMAGE_DEBUG)) term.info(`debug: ${line}`);
-        },
+        onDebug: (line) => debugLog(DEBUG_LEVEL, line),
         ...(wantsOs
           ? {
               osOverrides: async (input) => {

@@ -10,6 +10,12 @@ import { nextHop, redirectLocation, type Hop } from './redirect.js';
 import { TransientError, isTransientNetworkError } from './retry.js';
 import type { Response, ResponseBody, SendOptions } from './types.js';
 import { request } from './undici.js';
+import { HTTP_LEVEL, logs } from '../verbosity.js';
+
+/** Log one exchange at -v 6 (and its headers at -v 8); the module that formats it loads only then. */
+async function log(exchange: import('./log.js').Exchange): Promise<void> {
+  (await import('./log.js')).logExchange(exchange);
+}
 
 /**
  * Send one request and follow its redirects. Credentials (Authorization, Cookie) never follow a redirect
@@ -22,14 +28,19 @@ export async function send(url: string, opts: SendOptions = {}, tls: TlsOptions 
   const pool = dispatcher(tls);
   for (let count = 0; ; count++) {
     let res: Awaited<ReturnType<typeof request>>;
+    const logging = logs(HTTP_LEVEL);
+    const started = logging ? performance.now() : 0;
+    const exchange = () => ({ method: hop.method, url: hop.url, requestHeaders: hop.headers, ms: performance.now() - started });
     try {
       res = await request(hop.url, { method: hop.method, headers: hop.headers, body: hop.body, dispatcher: pool, signal: opts.signal });
     } catch (err) {
+      if (logging) await log({ ...exchange(), error: err });
       const msg = `request to ${redactUrl(hop.url)} failed: ${describe(err)}`;
       // No answer came: code 'network' (the kind of failure is in the cause's code, network.ts).
       if (isTransientNetworkError(err)) throw new TransientError(msg, hop.url, undefined, undefined, err, 'network');
       throw new FetchError(msg, hop.url, undefined, err, 'network');
     }
+    if (logging) await log({ ...exchange(), status: res.statusCode, responseHeaders: res.headers });
     const location = redirectLocation(res.statusCode, res.headers);
     if (location === undefined || policy.maxRedirects === 0) {
       return { status: res.statusCode, headers: res.headers, body: res.body as ResponseBody, url: hop.url };

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { normalizeArgv, parseBoolFlag } from '../../src/commands/argv.js';
+import type { UsageError } from '../../src/errors.js';
 import { osimage } from '../helpers/cli.js';
 
 const SAMPLE = 'oci-archive:hack/sample/release.oci-archive:4.13.1';
@@ -71,6 +72,23 @@ describe('normalizeArgv: pflag flag forms for commander', () => {
     expect(norm('release', 'info', '--help')).toEqual(['release', 'info', '--help']);
     expect(norm('-V')).toEqual(['-V']);
   });
+
+  it("names the flag commander's edit distance finds, among the command's and its parents' visible options", () => {
+    const meant = (...argv: string[]) => {
+      try {
+        norm(...argv);
+      } catch (err) {
+        return (err as UsageError).didYouMean;
+      }
+      throw new Error('no error');
+    };
+    expect(meant('release', 'info', '--insecur', 'IMG')).toBe('--insecure');
+    expect(meant('release', 'info', '--registry-confg=a.json', 'IMG')).toBe('--registry-config');
+    expect(meant('release', 'info', '--vesion')).toBe('--version');
+    expect(meant('release', 'info', '--bogus', 'IMG')).toBeUndefined();
+    // Short flags get none (nor does commander give any).
+    expect(meant('release', 'info', '-z', 'IMG')).toBeUndefined();
+  });
 });
 
 describe('osimage with pflag flag forms (offline sample)', () => {
@@ -89,8 +107,17 @@ describe('osimage with pflag flag forms (offline sample)', () => {
   it('an unknown flag is `error: unknown flag: --bogus`, exit 2', async () => {
     // oc adm release info --bogus quay.io/x/y:1  →  error: unknown flag: --bogus
     //                                             See 'oc adm release info --help' for usage.
-    const r = await osimage(['release', 'info', '--bogus', SAMPLE]);
-    expect(r).toEqual({ stdout: '', stderr: "error: unknown flag: --bogus\nSee 'osimage release info --help' for usage.", exitCode: 2 });
+    // (A flag no option is near: `--bogus` would be taken for release info's `--bugs`.)
+    const r = await osimage(['release', 'info', '--xyzzy', SAMPLE]);
+    expect(r).toEqual({ stdout: '', stderr: "error: unknown flag: --xyzzy\nSee 'osimage release info --help' for usage.", exitCode: 2 });
+    // A misspelt flag: pflag's line, then the flag meant, as commander suggests a command.
+    expect(await osimage(['resolve', '--chanel', 'x'])).toEqual({
+      stdout: '',
+      stderr: "error: unknown flag: --chanel\n(Did you mean --channel?)\nSee 'osimage resolve --help' for usage.",
+      exitCode: 2,
+    });
+    // The global flags are among those meant, wherever the typo is.
+    expect((await osimage(['release', 'info', SAMPLE, '--logleve', '6'])).stderr.split('\n')[1]).toBe('(Did you mean --loglevel?)');
     const b = await osimage(['release', 'info', '--insecure=maybe', SAMPLE]);
     expect(b).toEqual({
       stdout: '',
