@@ -145,7 +145,8 @@ export async function indexTar(file: string): Promise<Map<string, Span>> {
   return entries;
 }
 
-class ArchiveFiles implements LayoutFiles {
+/** Files of a tar (an OCI layout's, or `docker save`'s), read where they lie in it. */
+export class ArchiveFiles implements LayoutFiles {
   private spans: Promise<Map<string, Span>> | undefined;
 
   constructor(
@@ -166,9 +167,24 @@ class ArchiveFiles implements LayoutFiles {
     return s;
   }
 
+  /** Whether the archive has a regular file at `path`, and its size. */
+  async size(path: string): Promise<number | undefined> {
+    return (await this.index()).get(path)?.size;
+  }
+
+  /** The first `n` bytes of a file (fewer when it is shorter): enough to tell a compressed layer from a tar. */
+  async head(path: string, n: number): Promise<Buffer> {
+    const s = await this.span(path);
+    return this.readSpan(path, { offset: s.offset, size: Math.min(n, s.size) });
+  }
+
   async readFile(path: string, maxBytes: number): Promise<Buffer> {
     const s = await this.span(path);
     if (s.size > maxBytes) throw new OsimageError(`${this.label}/${path} is too large (${s.size} bytes)`);
+    return this.readSpan(path, s);
+  }
+
+  private async readSpan(path: string, s: Span): Promise<Buffer> {
     const fh = await open(this.file, 'r');
     try {
       const buf = Buffer.alloc(s.size);

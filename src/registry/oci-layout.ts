@@ -53,7 +53,7 @@ function blobPath(digest: string): string {
   return `blobs/${digest.replace(':', '/')}`;
 }
 
-function parseManifestJson(bytes: Buffer, what: string): ImageManifest | ImageIndex {
+export function parseManifestJson(bytes: Buffer, what: string): ImageManifest | ImageIndex {
   let parsed: unknown;
   try {
     parsed = JSON.parse(bytes.toString('utf8'));
@@ -74,7 +74,7 @@ function parseManifestJson(bytes: Buffer, what: string): ImageManifest | ImageIn
   return checkManifest(m as Record<string, unknown>, what);
 }
 
-function mediaTypeOf(parsed: ImageManifest | ImageIndex, desc?: Descriptor): string {
+export function mediaTypeOf(parsed: ImageManifest | ImageIndex, desc?: Descriptor): string {
   return parsed.mediaType ?? desc?.mediaType ?? (isIndex(parsed) ? MEDIA_TYPES.ociIndex : MEDIA_TYPES.ociManifest);
 }
 
@@ -124,6 +124,7 @@ export class LayoutSource implements ImageSource {
         const tags = index.manifests.map((d) => d.annotations?.[REF_NAME_ANNOTATION]).filter((t): t is string => !!t);
         throw new OsimageError(
           `no image tagged "${tag}" in ${this.files.label}${tags.length ? ` (tags: ${[...new Set(tags)].sort().join(', ')})` : ' (it has no tags)'}`,
+          { code: 'not-found' },
         );
       }
       return this.fetchDescriptor(hits[0]!);
@@ -155,23 +156,8 @@ export class LayoutSource implements ImageSource {
     return { digest: desc.digest, mediaType: mediaTypeOf(parsed, desc.mediaType ? desc : undefined), bytes, parsed };
   }
 
-  async blob(desc: Descriptor): Promise<Readable> {
-    const { stream, size } = await this.files.open(blobPath(desc.digest));
-    if (size >= 0 && desc.size >= 0 && size !== desc.size && !this.opts.skipVerification) {
-      stream.destroy();
-      throw new OsimageError(
-        `size mismatch for blob ${desc.digest} in ${this.files.label}: expected ${desc.size} bytes, the file has ${size}`,
-      );
-    }
-    const verify = verifyingStream({ digest: desc.digest, size: desc.size }, this.verifyOpts(`blob ${desc.digest} in ${this.files.label}`));
-    const onProgress = this.opts.onProgress;
-    if (onProgress) {
-      let done = 0;
-      stream.on('data', (c: Buffer) => onProgress(desc.digest, (done += c.length), desc.size));
-    }
-    stream.on('error', (err) => verify.destroy(err));
-    verify.on('close', () => stream.destroy());
-    return stream.pipe(verify);
+  blob(desc: Descriptor): Promise<Readable> {
+    return verifiedBlob(this.files, blobPath(desc.digest), desc, this.opts);
   }
 
   close(): Promise<void> {
@@ -179,8 +165,36 @@ export class LayoutSource implements ImageSource {
   }
 }
 
-/** Files of a layout folder. */
-class DirectoryFiles implements LayoutFiles {
+/**
+ * A blob read from local files (`path` in `files`), streamed through a check of `desc`'s digest and size (a
+ * mismatch fails at the end, or warns with skipVerification), with progress.
+ */
+export async function verifiedBlob(files: LayoutFiles, path: string, desc: Descriptor, opts: SourceOptions): Promise<Readable> {
+  const { stream, size } = await files.open(path);
+  if (size >= 0 && desc.size >= 0 && size !== desc.size && !opts.skipVerification) {
+    stream.destroy();
+    throw new OsimageError(`size mismatch for blob ${desc.digest} in ${files.label}: expected ${desc.size} bytes, the file has ${size}`);
+  }
+  const verify = verifyingStream(
+    { digest: desc.digest, size: desc.size },
+    {
+      what: `blob ${desc.digest} in ${files.label}`,
+      ...(opts.skipVerification ? { skipVerification: true } : {}),
+      ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+    },
+  );
+  const onProgress = opts.onProgress;
+  if (onProgress) {
+    let done = 0;
+    stream.on('data', (c: Buffer) => onProgress(desc.digest, (done += c.length), desc.size));
+  }
+  stream.on('error', (err) => verify.destroy(err));
+  verify.on('close', () => stream.destroy());
+  return stream.pipe(verify);
+}
+
+/** Files of a folder (an OCI layout, or skopeo's `dir:`). */
+export class DirectoryFiles implements LayoutFiles {
   constructor(
     readonly label: string,
     private readonly dir: string,
