@@ -1,4 +1,4 @@
-/** osimage's own package.json, read once per process (the CLI's --version, the User-Agent, `generator` fields). */
+/** osimage's own package.json and build info, read once per process (--version, the User-Agent, `generator` fields). */
 import { readFileSync } from 'node:fs';
 
 let version: string | undefined;
@@ -14,4 +14,29 @@ export function packageVersion(): string {
     }
   }
   return version;
+}
+
+/** What the build recorded about itself (build/build-info.mjs writes it beside the compiled code). */
+export interface BuildInfo {
+  /** The git commit built, when it was built in a git checkout. */
+  commit?: string;
+  /** The checkout had changes not committed: the commit alone does not describe what was built. */
+  modified?: boolean;
+}
+
+let build: BuildInfo | undefined;
+
+/** dist/build-info.json; empty when running src/ or when the build was made outside a git checkout. */
+export function buildInfo(): BuildInfo {
+  if (build === undefined) {
+    try {
+      const raw = JSON.parse(readFileSync(new URL('./build-info.json', import.meta.url), 'utf8')) as BuildInfo;
+      build = {};
+      if (typeof raw.commit === 'string' && /^[0-9a-f]{7,64}$/.test(raw.commit)) build.commit = raw.commit;
+      if (build.commit && raw.modified === true) build.modified = true;
+    } catch {
+      build = {};
+    }
+  }
+  return build;
 }

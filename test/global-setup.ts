@@ -14,6 +14,9 @@ export default async function setup(): Promise<void> {
   const args = [tsc, '-p', 'tsconfig.build.json'];
   const r = await execa(process.execPath, args, { cwd: repo, reject: false, all: true });
   if (r.exitCode !== 0) throw new Error(`building dist/ for the subprocess tests failed (tsc ${args.slice(1).join(' ')}):\n${r.all}`);
+  // The commit `--version` names (build/build-info.mjs), so that a subprocess test never sees a stale one.
+  const i = await execa(process.execPath, ['build/build-info.mjs'], { cwd: repo, reject: false, all: true });
+  if (i.exitCode !== 0) throw new Error(`writing dist/build-info.json failed (node build/build-info.mjs):\n${i.all}`);
   // Then the launcher's bundle (bin/osimage runs dist/bundle/ when it exists): a stale one would test old code.
   const b = await execa(process.execPath, ['build/bundle.mjs'], { cwd: repo, reject: false, all: true });
   if (b.exitCode !== 0) throw new Error(`building dist/bundle/ for the subprocess tests failed (node build/bundle.mjs):\n${b.all}`);

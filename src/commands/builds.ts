@@ -18,8 +18,9 @@ export function command(): Command {
     .addHelpText(
       'after',
       examples([
-        'osimage builds --channel ootpa',
-        'osimage builds --base-url file:///srv/mirror/storage/releases --channel rhcos-4.12 --arch aarch64 -o json',
+        'osimage builds --channel 4.18-9.4/builds                     # the public mirror (the default --base-url)',
+        'osimage builds --channel rhel-10.2/builds --arch aarch64 -o json',
+        'osimage builds --base-url file:///srv/mirror/prod/streams --channel 4.16-9.4/builds   # a copy on disk',
       ]),
     )
     .action(async (opts: BuildsOptions) => {

@@ -32,7 +32,10 @@ export function command(): Command {
     .option('--history', "how --package NAME's version changed across the channel's builds, newest first")
     .option('--since <build>', 'with --history: go back to this build (default: --limit builds)')
     .addOption(
-      new Option('--limit <n>', 'with --history and no --since: the number of builds to read').default(String(DEFAULT_HISTORY_LIMIT)),
+      new Option('--limit <n>', 'with --history and no --since: the number of builds to read').default(
+        String(DEFAULT_HISTORY_LIMIT),
+        String(DEFAULT_HISTORY_LIMIT),
+      ),
     )
     .option('--no-cache', 'with --history: neither read nor write the commitmeta cache ($OSIMAGE_CACHE_DIR or $XDG_CACHE_HOME/osimage)')
     .addOption(outputOption(['text', 'json'], 'text'))
@@ -41,7 +44,7 @@ export function command(): Command {
       examples([
         'osimage packages --channel 4.18-9.4/builds --build 418.94.202605101521-0',
         "osimage packages --channel 4.18-9.4/builds --package 'kernel*' --package podman",
-        'osimage packages --base-url ./hack/sample/releases --channel rhcos-4.12 -o json',
+        'osimage packages --channel rhel-10.2/builds --arch aarch64 -o json',
         'osimage packages --channel 4.18-9.4/builds --history --package podman --since 418.94.202604221012-0',
       ]),
     )

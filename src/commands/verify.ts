@@ -99,7 +99,7 @@ export function command(): Command {
       'after',
       examples([
         'osimage verify --pins hack/release.sh --release quay.io/openshift-release-dev/ocp-release:4.13.1-x86_64',
-        'osimage verify --build 412.86.202301250001-0 --channel rhcos-4.12 --release oci-archive:release.tar -o json',
+        'osimage verify --build 418.94.202605101521-0 --channel 4.18-9.4/builds --release oci-archive:release.tar -o json',
         'osimage verify --pins hack/release.sh --tag rhel-coreos --release REGISTRY/ocp/release:4.16.0 -a pull-secret.json',
         'osimage verify --pins hack/release.sh --os-stream rhel-10 --release quay.io/openshift-release-dev/ocp-release:4.21.0-x86_64',
       ]),

@@ -22,10 +22,12 @@ function helpCommands(help: string): Map<string, string> {
 }
 
 describe('osimage (top level)', () => {
-  it('--version prints the package version', async () => {
+  it('--version prints `osimage VERSION`, then the Node.js version (the commit only from a build)', async () => {
     const r = await osimage(['--version']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+$/);
+    // src/ has no dist/build-info.json beside it: no commit line.
+    expect(r.stdout).toBe(`osimage ${VERSION}\nnode ${process.version}`);
+    expect((await osimage(['-V'])).stdout).toBe(r.stdout);
   });
 
   it('--help lists every command; each summary names every subcommand; every command has usage and examples', async () => {
@@ -83,7 +85,12 @@ describe('osimage (top level)', () => {
 
 describe('bin/osimage (the built launcher, as a subprocess)', () => {
   it('starts, prints the version and exits 0', async () => {
-    expect(await osimageBin(['--version'])).toEqual({ stdout: VERSION, stderr: '', exitCode: 0 });
+    const r = await osimageBin(['--version']);
+    expect(r).toMatchObject({ stderr: '', exitCode: 0 });
+    // A build in a git checkout adds the commit it built (build/build-info.mjs).
+    expect(r.stdout).toMatch(
+      new RegExp(`^osimage ${VERSION.replace(/\./g, '\\.')}\nnode ${process.version}(\ncommit [0-9a-f]{40}( \\(modified\\))?)?$`),
+    );
   });
 
   it('exits 2 on a usage error and 1 on a failure, with one error line', async () => {
@@ -120,7 +127,7 @@ describe('bin/osimage (the built launcher, as a subprocess)', () => {
     // Over HTTP, so that the run still has work (closing its connections) when the EPIPE arrives.
     const server = await serveFolder(join(REPO, 'test/fixtures/browser'));
     try {
-      const cmd = `"$OSIMAGE" builds --base-url ${server.url} --build 0.0 | true; echo "exit \${PIPESTATUS[0]}" >&2`;
+      const cmd = `"$OSIMAGE" builds --base-url ${server.url} --channel maipo --build 0.0 | true; echo "exit \${PIPESTATUS[0]}" >&2`;
       const r = await execa('bash', ['-c', cmd], { cwd: REPO, env: testEnv({ OSIMAGE: BIN }), extendEnv: false, reject: false });
       expect(r.stderr).toMatch(/^error: no build with name '0\.0'/);
       expect(r.stderr).toMatch(/\nexit 1$/);

@@ -17,6 +17,9 @@ import { examples } from '../helpers/doc-examples.js';
  *    documented: which lines those are is the rule of test/helpers/doc-examples.ts (also in docs/README.md).
  *    Each file's examples run in order in a fresh folder holding a copy of hack/, so nothing in the
  *    repository changes.
+ *
+ * The examples of --help run in test/docs/help-examples.test.ts (against the public mirror's layout); help's
+ * own consistency (summaries, repeated notes and defaults, examples present) is test/architecture/help.test.ts.
  */
 
 /** The page that documents each top-level command. */
@@ -32,6 +35,8 @@ const PAGE: Record<string, string> = {
   cache: 'cache-and-performance.md',
   verify: 'verify.md',
   stream: 'bootimage-streams.md',
+  completion: 'install.md',
+  version: 'install.md',
 };
 
 /** Options several commands share, each documented once on its family's page. */
