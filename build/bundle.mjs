@@ -19,7 +19,8 @@
  * - `createRequire(import.meta.url)` used for a literal `require('x')` becomes esbuild's `require`, so that
  *   commander and undici are bundled; lazyRequire(id) (src/lazy.ts) keeps a real require and loads yaml and
  *   semver from node_modules on first use, as dist/ does. `import.meta.url` is the script's file URL.
- * - `new URL('../package.json' | '../../package.json', import.meta.url)` points two folders up from dist/bundle/.
+ * - `new URL('../package.json' | '../../package.json', import.meta.url)` points two folders up from dist/bundle/, and
+ *   `new URL('./build-info.json', import.meta.url)` one folder up (dist/build-info.json, build/build-info.mjs).
  * - commander's node:child_process and undici's HTTP/2 client (node:http2) are required on first use (LAZY_REQUIRES):
  *   osimage never runs an executable subcommand nor allows h2.
  * dist/bundle/bundle.json names each script with its SHA-256, the key of its code cache. No code cache is built or
@@ -94,6 +95,8 @@ function rewrite(entryText, lazyRequire = () => undefined) {
           return id === undefined ? m : req(id);
         });
         text = text.replace(/new URL\('(?:\.\.\/)+package\.json', import\.meta\.url\)/g, "new URL('../../package.json', import.meta.url)");
+        // dist/build-info.json (build/build-info.mjs), beside dist/package-info.js, is one folder up from dist/bundle/.
+        text = text.replace(/new URL\('\.\/build-info\.json', import\.meta\.url\)/g, "new URL('../build-info.json', import.meta.url)");
         return { contents: text, loader: 'ts' };
       });
       for (const { file, edits } of LAZY_REQUIRES) {
