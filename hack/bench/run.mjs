@@ -15,11 +15,16 @@
  *   --builds N       OSIMAGE_BENCH_BUILDS       builds in builds.json (default 5000)
  *   --operator-mib N OSIMAGE_BENCH_OPERATOR_MIB each operator image's random "binary" in its top layer, MiB (default 6)
  *   --new-runs N     OSIMAGE_BENCH_NEW_RUNS     timed runs of `release new --from-release` per tool (default 3)
- *   --only SECTION   OSIMAGE_BENCH_ONLY         run one section alone: `from-release` (the Markdown then goes to
- *                                               stdout, and to --results only when that is given)
+ *   --only SECTION   OSIMAGE_BENCH_ONLY         run one section alone: `from-release`, or `payload` (the full-size
+ *                                               payload's queries: release info in four views, --changes-from,
+ *                                               extract --file and --to, against oc and the minimum bytes); the
+ *                                               Markdown then goes to stdout, and to --results only when given
  *   --results FILE   OSIMAGE_BENCH_RESULTS      where the Markdown goes (default hack/bench/RESULTS.md)
+ *   --before BIN     OSIMAGE_BENCH_BEFORE       another build's bin/osimage (an older checkout, built), measured in
+ *                                               the same rounds of the payload queries: what a change gained
  *
  *   node hack/bench/run.mjs --only from-release   # release new --from-release alone (npm run build first)
+ *   OSIMAGE_BENCH_MIB=32 OSIMAGE_BENCH_OPERATOR_MIB=0 OSIMAGE_BENCH_RUNS=3 node hack/bench/run.mjs --only payload   # quick
  *
  * Everything lives in one temp folder (under $TMPDIR or /tmp), removed at the end, on failure and on
  * Ctrl-C / SIGTERM. Nothing here is part of `npm test`.
@@ -33,6 +38,7 @@ import { fileURLToPath } from 'node:url';
 import { startRegistryServer } from '../../test/infra/registry-server.mjs';
 import { serveBuilds } from './lib/builds.mjs';
 import { fromReleasePushes, fromReleaseSection } from './lib/from-release.mjs';
+import { payloadQueriesSection } from './lib/payload-queries.mjs';
 import { buildBenchImages, imageReferences } from './lib/images.mjs';
 import { RSS_METHOD, alternate, median, run, running } from './lib/measure.mjs';
 import { startCountingProxy } from './lib/proxy.mjs';
@@ -49,7 +55,7 @@ const ART_REPO = 'ocp/art-dev';
 /** Where `release new --to-image` pushes. */
 const NEW_REPO = 'ocp/release-new';
 /** Sections `--only` can pick. */
-const SECTIONS = ['from-release'];
+const SECTIONS = ['from-release', 'payload'];
 
 // ---------------------------------------------------------------- options
 
@@ -60,10 +66,10 @@ function options(argv) {
     if (a === '--help' || a === '-h') {
       process.stdout.write(
         'usage: npm run bench [-- --mib N --top-mib N --runs N --startup-runs N --builds N --operator-mib N --new-runs N\n' +
-          '                        --only from-release --results FILE]\n' +
+          '                        --only from-release|payload --results FILE --before BIN]\n' +
           'environment: OSIMAGE_BENCH_MIB, OSIMAGE_BENCH_TOP_MIB, OSIMAGE_BENCH_RUNS, OSIMAGE_BENCH_STARTUP_RUNS,\n' +
           '             OSIMAGE_BENCH_BUILDS, OSIMAGE_BENCH_OPERATOR_MIB, OSIMAGE_BENCH_NEW_RUNS, OSIMAGE_BENCH_ONLY,\n' +
-          '             OSIMAGE_BENCH_RESULTS\n',
+          '             OSIMAGE_BENCH_RESULTS, OSIMAGE_BENCH_BEFORE\n',
       );
       process.exit(0);
     }
@@ -82,7 +88,8 @@ function options(argv) {
   if (only !== undefined && !SECTIONS.includes(only)) throw new Error(`--only must be one of ${SECTIONS.join(', ')}, got ${only}`);
   // A section run alone does not overwrite the full report unless asked to.
   const resultsFile = flags.results ?? (process.env.OSIMAGE_BENCH_RESULTS || (only ? undefined : join(HERE, 'RESULTS.md')));
-  const known = new Set(['mib', 'top-mib', 'runs', 'startup-runs', 'builds', 'operator-mib', 'new-runs', 'only', 'results']);
+  const known = new Set(['mib', 'top-mib', 'runs', 'startup-runs', 'builds', 'operator-mib', 'new-runs', 'only', 'results', 'before']);
+  const before = flags.before ?? (process.env.OSIMAGE_BENCH_BEFORE || undefined);
   for (const k of Object.keys(flags)) if (!known.has(k)) throw new Error(`unknown option --${k} (try --help)`);
   return {
     baseMiB: num('mib', 'OSIMAGE_BENCH_MIB', 256, 2),
@@ -94,6 +101,7 @@ function options(argv) {
     newRuns: num('new-runs', 'OSIMAGE_BENCH_NEW_RUNS', 3, 1),
     only,
     results: resultsFile ? resolve(resultsFile) : undefined,
+    before: before ? resolve(before) : undefined,
   };
 }
 
@@ -377,6 +385,36 @@ async function main() {
     load: [before, after],
     gen: { seconds: genSec, pushSeconds: pushSec, sizes: bench.sizes },
   });
+  const payloadQueries = async () => {
+    const t0 = Date.now();
+    const r = await payloadQueriesSection({
+      release: payload.release,
+      previous: payload.previous,
+      host,
+      proxy: state.proxy,
+      releaseRepo: REPO,
+      releaseTag: payloadRepos.releaseTag,
+      tmp,
+      runs: opts.runs,
+      oc: !!tl.oc,
+      node: NODE,
+      bin: BIN,
+      beforeBin: opts.before,
+      log,
+    });
+    log(`payload queries took ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    return r;
+  };
+  if (opts.only === 'payload') {
+    const section = await payloadQueries();
+    const md = renderFromReleaseOnly({ ...header(load('after')), payloadQueries: section }, { median });
+    process.stdout.write(`\n${md}\n`);
+    if (opts.results) {
+      await writeFile(opts.results, md);
+      log(`wrote ${relative(process.cwd(), opts.results) || opts.results}`);
+    }
+    return;
+  }
   if (!all) {
     const section = await fromRelease();
     const md = renderFromReleaseOnly({ ...header(load('after')), fromRelease: section }, { median });
@@ -426,8 +464,9 @@ async function main() {
     };
   }
 
-  // 3b. release new --from-release on the full-size payload
+  // 3b. release new --from-release on the full-size payload, then its queries
   const fromReleaseResult = await fromRelease();
+  const payloadQueriesResult = await payloadQueries();
 
   // 4. Start-up
   log(`start-up: 2 warm-ups + ${opts.startupRuns} alternating runs of node -e 0, require('commander') and osimage --help`);
@@ -534,6 +573,7 @@ async function main() {
     gen: { ...head.gen, files: bench.files, releaseFiles: bench.releaseFiles },
     releaseInfo,
     fromRelease: fromReleaseResult,
+    payloadQueries: payloadQueriesResult,
     cache,
     startup,
     resolve: { samples: resolveSamples, buildsBytes: state.builds.buildsBytes, builds: opts.builds },

@@ -62,18 +62,20 @@ export function digestKey(kind: 'manifests' | 'configs', digest: string): CacheK
 
 /**
  * What a walk of `folder` read from the layers `layers` (bottom first, as in the manifest): the file index and
- * the small files kept. `query` names what was asked (the whole folder, or only image-references), since a walk
- * that stops early reads less.
+ * the small files kept. `query` names what was asked (the whole folder, image-references and release-metadata,
+ * or only image-references), since a walk that stops early reads less; `view` which layers answer (the first
+ * that holds the folder, or all of them merged), since the two can differ on the same layers.
  */
 export function releaseFilesKey(
   folder: string,
   layers: readonly string[],
-  query: 'full' | 'references',
+  query: 'full' | 'summary' | 'references',
   files?: readonly string[],
+  view: 'release-layer' | 'merged' = 'release-layer',
 ): CacheKey {
   // Files kept beside the query (LoadOptions.alsoRead) make another entry; without them the key is as before.
   const also = files?.length ? `\n+${[...files].sort().join('\n+')}` : '';
-  return { kind: 'release', name: `${query}-${hex(`${folder}\n${layers.join('\n')}${also}`)}` };
+  return { kind: 'release', name: `${view === 'merged' ? 'merged-' : ''}${query}-${hex(`${folder}\n${layers.join('\n')}${also}`)}` };
 }
 
 /** The digest a tag named when it was last read: a hint only (see the module note). */

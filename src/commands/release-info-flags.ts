@@ -40,6 +40,8 @@ export interface InfoFlagValues extends RegistryOptionValues {
   changesFrom?: string;
   output?: string;
   imageFor?: string;
+  /** `--merged-layers`: release-manifests/ as every layer merged shows it, not as the layer holding it. */
+  mergedLayers?: boolean;
 }
 
 /** Go's strconv.ParseInt(s, 0, 64): sign, base prefix (0x, 0o, 0b, 0), digits with `_` between them. */
@@ -169,10 +171,10 @@ export async function loadInfo(
   image: string,
   open: OpenImage,
   o: InfoFlagValues,
-  load: { filterByOs?: string; referencesOnly?: boolean; keepManifests?: boolean },
+  load: { filterByOs?: string; referencesOnly?: boolean; summaryOnly?: boolean; keepManifests?: boolean },
 ): Promise<InfoWithImages> {
   warnTagged(image, o);
-  const r = await loadReleaseInfo(image, await open(image), load);
+  const r = await loadReleaseInfo(image, await open(image), { ...load, ...(o.mergedLayers ? { layers: 'merged' as const } : {}) });
   if (!wantsComponents(o)) return r;
   // A release read from an OCI layout or archive is offline: its images are found there by digest.
   const read = await readComponentImages(r.references, (ref) => open(osImageLocation(image, ref)), {

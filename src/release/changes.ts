@@ -66,7 +66,8 @@ export async function readReleaseChanges(
   const filter = opts.filterByOs !== undefined ? { filterByOs: opts.filterByOs } : {};
   const load = opts.load ?? (async (image: string, o: LoadOptions) => loadReleaseInfo(image, await open(image), o));
   const side = async (image: string): Promise<Side> => {
-    const info = await load(image, { ...filter, ...(opts.manifests ? { keepManifests: true } : {}) });
+    // The text view needs only image-references, release-metadata and the config: the walk stops at them.
+    const info = await load(image, { ...filter, ...(opts.manifests ? { keepManifests: true } : { summaryOnly: true }) });
     const files = info.raw.files ?? {};
     const manifests = new Map<string, Buffer>();
     if (opts.manifests) for (const name of info.manifests) if (files[name]) manifests.set(name, files[name]);

@@ -1,6 +1,8 @@
 /**
- * The release info model: what `release info` shows, read from a release image's `release-manifests/`
- * across all its layers (top down, whiteouts honoured), stopping as soon as the question asked is answered.
+ * The release info model: what `release info` shows, read from a release image's `release-manifests/`, top
+ * down with whiteouts honoured, stopping as soon as the question asked is answered: by default at the first
+ * layer that holds the folder (the layer a payload's builder writes, and all oc reads), or across every layer
+ * (the merged view a running container sees) when asked.
  */
 import { posix } from 'node:path';
 import { OsimageError, describe } from '../errors.js';
@@ -44,17 +46,31 @@ export interface ReleaseInfo {
   /** The other OS streams' component versions (`rhel-10` → `machine-os` → …); empty with one stream. */
   streamVersions: Map<string, Map<string, ComponentVersion>>;
   warnings: string[];
-  /** Whether the whole folder was read (false when the query stopped at image-references). */
+  /** Whether the whole folder was read (false when the query stopped at image-references or release-metadata). */
   complete: boolean;
   /** Layer indexes read, top first, and the number of layers. */
   layersRead: number[];
   layerCount: number;
 }
 
+/**
+ * Which layers answer: `release-layer` (default) ends at the first layer, top down, holding a file under
+ * release-manifests/, with whiteouts above it honoured; `merged` reads on through every layer as a container
+ * runtime merges them.
+ */
+export type LayerView = 'release-layer' | 'merged';
+
 export interface LoadOptions {
   filterByOs?: string;
+  /** Which layers answer (default `release-layer`). */
+  layers?: LayerView;
   /** Only image-references is needed (--image-for, -o name|pullspec|digest): stop as soon as it is settled. */
   referencesOnly?: boolean;
+  /**
+   * Only image-references, release-metadata and the config are needed (the text view of a comparison): stop as
+   * soon as both files are settled; the manifests are not listed.
+   */
+  summaryOnly?: boolean;
   onLayer?: (layer: number, desc: Descriptor) => void;
   onUnsafe?: (entry: UnsafeEntry) => void;
   /**
@@ -78,22 +94,23 @@ export const MAX_KEPT_MANIFEST_BYTES = 256 * 1024 * 1024;
 export async function loadReleaseInfo(image: string, source: ImageSource, opts: LoadOptions = {}): Promise<ReleaseInfo> {
   const resolved = await resolveImage(source, opts.filterByOs);
   const manifest = resolved.manifest.parsed;
-  // The config gives Created and OS/Arch; a query that needs only image-references does not fetch it.
-  let config: ImageConfig = {};
-  if (!opts.referencesOnly) {
-    config = await readImageConfig(source, manifest.config);
-  }
+  // The config gives Created and OS/Arch; a query that needs only image-references does not fetch it. It is
+  // asked for alongside the layers, not before them.
+  const configRead = opts.referencesOnly ? undefined : readImageConfig(source, manifest.config);
+  configRead?.catch(() => undefined); // a failed layer read is reported first; this one is awaited below
 
   const folder = await cachedFolderRead(
     opts.keepManifests ? undefined : source.cache,
     {
       folder: RELEASE_FOLDER,
       layers: manifest.layers.map((l) => l.digest),
-      query: opts.referencesOnly ? 'references' : 'full',
+      view: opts.layers ?? 'release-layer',
+      query: opts.referencesOnly ? 'references' : opts.summaryOnly ? 'summary' : 'full',
       ...(opts.alsoRead?.length ? { files: opts.alsoRead } : {}),
     },
     () => readFolder(source, manifest, opts),
   );
+  const config: ImageConfig = configRead ? await configRead : {};
   if (source.cache) for (const u of folder.unsafe) opts.onUnsafe?.(u);
   const { imageReferences: rawRefs, releaseMetadata: rawMeta, manifests, metadataFiles } = folder;
 
@@ -140,7 +157,7 @@ export async function loadReleaseInfo(image: string, source: ImageSource, opts: 
     componentVersions: cv.versions,
     streamVersions: cv.streams,
     warnings: cv.warnings.map((w) => w.message).sort(),
-    complete: !opts.referencesOnly,
+    complete: !opts.referencesOnly && !opts.summaryOnly,
     layersRead: folder.layersRead,
     layerCount: manifest.layers.length,
   };
@@ -160,6 +177,8 @@ async function readFolder(source: ImageSource, manifest: ImageManifest, opts: Lo
       also.has(path) ||
       (opts.keepManifests === true && MANIFEST_EXT.has(posix.extname(path))),
     ...(opts.referencesOnly ? { only: [IMAGE_REFERENCES], alsoWant: [...also] } : {}),
+    ...(opts.summaryOnly && !opts.referencesOnly ? { only: [IMAGE_REFERENCES, RELEASE_METADATA], alsoWant: [...also] } : {}),
+    ...((opts.layers ?? 'release-layer') === 'release-layer' ? { stopAtHolder: true } : {}),
     ...(opts.onLayer ? { onLayer: opts.onLayer } : {}),
     onUnsafe: (entry) => {
       read.unsafe.push(entry);
@@ -220,7 +239,7 @@ export async function readConfig(source: ImageSource, desc: Descriptor): Promise
     }
   }
   const bytes = Buffer.concat(chunks);
-  await putByDigest(source.cache, 'configs', desc.digest, bytes);
+  void putByDigest(source.cache, 'configs', desc.digest, bytes, {}, { soon: true });
   return bytes;
 }
 

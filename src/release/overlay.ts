@@ -70,6 +70,12 @@ export interface WalkOptions {
    * a layer is not left early before they are met, but they never make the walk read another layer.
    */
   alsoWant?: string[];
+  /**
+   * End the walk with the first layer, top down, that holds a file under the folder, whatever that layer lacks:
+   * the layer a payload's builder wrote, and the one oc reads. Whiteouts and files of the layers above it still
+   * count; lower layers are not read. Without it every layer counts (the merged view a running container sees).
+   */
+  stopAtHolder?: boolean;
   /** Told before each layer is read (tests count reads; commands show progress); its blob may have been prefetched. */
   onLayer?: (layer: number, desc: Descriptor) => void;
   /**
@@ -84,8 +90,11 @@ export interface WalkOptions {
 export interface WalkResult {
   /** Layer indexes read, top first. */
   layersRead: number[];
-  /** Why the walk ended: all layers read, the caller stopped, the query was settled, or the folder was hidden below. */
-  ended: 'bottom' | 'stopped' | 'settled' | 'hidden';
+  /**
+   * Why the walk ended: all layers read, the caller stopped, the query was settled, the folder was hidden below,
+   * or (stopAtHolder) a layer held the folder.
+   */
+  ended: 'bottom' | 'stopped' | 'settled' | 'hidden' | 'held';
   /** Paths (relative to folder) deleted by whiteouts in the layers read, which lower layers could not bring back. */
   deleted: Set<string>;
 }
@@ -180,6 +189,8 @@ class LayerState {
   private readonly dirs = new Set<string>();
   private readonly files = new Map<string, { rel: string; size: number; data: Buffer | undefined }>();
   private held = 0;
+  /** Whether the layer has a file (not a folder, not a whiteout) under the folder, visible or not. */
+  holdsFolder = false;
 
   constructor(
     private readonly scope: Scope,
@@ -216,6 +227,7 @@ class LayerState {
       return undefined;
     }
     if (!scope.has(name)) return undefined;
+    if (name !== scope.folder && h.type !== 'directory') this.holdsFolder = true;
     if (name === scope.folder) {
       // A non-directory where the folder should be replaces it for the layers below.
       if (h.type !== 'directory') this.deletes.add(scope.folder);
@@ -315,7 +327,7 @@ export async function walkLayers(source: ImageSource, manifest: ImageManifest, o
   };
 
   /** Read layer `i`; says whether (and why) the walk ends there. */
-  const readOne = async (i: number): Promise<'stopped' | 'settled' | undefined> => {
+  const readOne = async (i: number): Promise<'stopped' | 'settled' | 'held' | undefined> => {
     const desc = manifest.layers[i]!;
     opts.onLayer?.(i, desc);
     layersRead.push(i);
@@ -358,7 +370,7 @@ export async function walkLayers(source: ImageSource, manifest: ImageManifest, o
       { ...(raw ? { raw } : {}), ...(below >= 0 && Number.isFinite(prefetchAfter) ? { onBytes: prefetch } : {}) },
     );
     state.commit(deleted);
-    return stopped;
+    return stopped ?? (opts.stopAtHolder && state.holdsFolder ? 'held' : undefined);
   };
 
   try {

@@ -115,7 +115,9 @@ export async function verify(req: VerifyRequest): Promise<VerifyReport> {
   try {
     // A multi-arch release: the payload of the bootimage's architecture, unless --filter-by-os says otherwise.
     // coreos-bootimages is kept when it is in the layers read for image-references (oc writes both in one).
+    // The merged view: what the cluster-version operator sees in the running payload, whatever layer holds it.
     const info = await loadReleaseInfo(req.release, source, {
+      layers: 'merged',
       referencesOnly: true,
       filterByOs: platform,
       alsoRead: [BOOTIMAGES_MANIFEST],

@@ -56,7 +56,8 @@ describe('release info flags, offline', () => {
   });
 
   test('--contents: image-references and release-metadata, then the manifests by name, each under `# NAME`', async () => {
-    const r = await osimageRaw(['release', 'info', '--contents', ref]);
+    // The release is split over two layers, so its files are those of the merged view.
+    const r = await osimageRaw(['release', 'info', '--merged-layers', '--contents', ref]);
     expect(r.exitCode).toBe(0);
     const text = r.stdout.toString();
     const heads = text.split('\n').filter((l) => l.startsWith('# '));
@@ -65,6 +66,9 @@ describe('release info flags, offline', () => {
     expect(text).toContain('# 0000_01_a.yml\n# 0000_05_b.json\n{"kind":"X"}\n# 0000_50_x_a.yaml\n');
     expect(text).not.toContain('old: true');
     expect(text).not.toContain('not shown');
+    // Without the flag the top layer, which holds release-manifests/ files, answers alone, as in oc.
+    const top = await osimage(['release', 'info', '--contents', ref]);
+    expect(top).toEqual({ stdout: '', stderr: 'error: release image did not contain an image-references file', exitCode: 1 });
   });
 
   test.each([
@@ -105,7 +109,7 @@ describe('release info flags, offline', () => {
     await writeFile(idms, 'apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nspec: {}\n');
     const a = await osimage(['release', 'info', '--icsp-file', icsp, '-o', 'name', `file://ocp/release:1`, '--dir', tmp.dir]);
     expect(a.stderr.split('\n')[0]).toBe('warning: --icsp-file only applies to images referenced by digest and will be ignored for tags');
-    const b = await osimage(['release', 'info', '--idms-file', idms, '-o', 'name', ref]);
+    const b = await osimage(['release', 'info', '--idms-file', idms, '--merged-layers', '-o', 'name', ref]);
     expect(b.stderr).toBe('');
     expect(b.stdout).toBe('cli\nmachine-os-content');
   });

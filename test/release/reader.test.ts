@@ -70,11 +70,62 @@ describe('the five placements of release-manifests/', () => {
   test('a stale copy below and the real copy on top: the top copy wins', async () => {
     const stale = releaseEntries({ name: '4.12.0', extra: [{ name: 'release-manifests/0000_10_old.yaml', data: 'old: true\n' }] });
     const img = await image([{ entries: stale }, { entries: releaseEntries({ name: '4.13.1' }) }]);
-    const info = await loadReleaseInfo('x', await open(img));
+    const src = await open(img);
+    const info = await loadReleaseInfo('x', src);
     expect(info.references.metadata.name).toBe('4.13.1');
     expect(info.metadata?.version).toBe('4.13.1');
-    // Files only the lower layer has are still there (no whiteout deleted them).
-    expect(info.manifests).toEqual(['0000_10_old.yaml', '0000_50_x_a.yaml']);
+    // The release layer answers alone, as oc reads it: the stale layer is not even opened.
+    expect(info.manifests).toEqual(['0000_50_x_a.yaml']);
+    expect(info.layersRead).toEqual([1]);
+    expect(src.blobsOpened).not.toContain(layerDigests(img)[0]);
+    // Merged, files only the lower layer has are still there (no whiteout deleted them).
+    const merged = await loadReleaseInfo('x', await open(img), { layers: 'merged' });
+    expect(merged.references.metadata.name).toBe('4.13.1');
+    expect(merged.manifests).toEqual(['0000_10_old.yaml', '0000_50_x_a.yaml']);
+  });
+
+  test('a patch layer above the release layer: its files, and its whiteouts of lower files, are all that is read', async () => {
+    const lower = releaseEntries({ name: 'lower', extra: [{ name: 'release-manifests/0000_60_gone.yaml', data: 'x: 1\n' }] });
+    const img = await image([
+      { entries: lower },
+      { entries: [{ name: 'release-manifests/0000_70_patch.yaml', data: 'p: 1\n' }, whiteout('release-manifests/image-references')] },
+    ]);
+    // The top layer holds release-manifests/ and lacks image-references: oc's answer, and osimage's by default.
+    await expect(loadReleaseInfo('x', await open(img))).rejects.toThrow(/^release image did not contain an image-references file$/);
+    const src = await open(img);
+    await expect(loadReleaseInfo('x', src, { referencesOnly: true })).rejects.toThrow(/did not contain an image-references file/);
+    expect(src.blobsOpened).not.toContain(layerDigests(img)[0]);
+    // Merged: the whiteout deletes image-references below, the rest of the lower layer shows through.
+    await expect(loadReleaseInfo('x', await open(img), { layers: 'merged' })).rejects.toThrow(/did not contain an image-references/);
+  });
+
+  test('whiteouts above the release layer are honoured; a layer with only whiteouts does not hold the folder', async () => {
+    const lower = releaseEntries({ extra: [{ name: 'release-manifests/0000_60_gone.yaml', data: 'x: 1\n' }] });
+    const img = await image([
+      { entries: baseEntries() },
+      { entries: lower },
+      { entries: [whiteout('release-manifests/0000_60_gone.yaml'), { name: 'etc/motd', data: 'hi' }] },
+    ]);
+    const src = await open(img);
+    const info = await loadReleaseInfo('x', src);
+    expect(info.manifests).toEqual(['0000_50_x_a.yaml']);
+    expect(info.layersRead).toEqual([2, 1]);
+    expect(src.blobsOpened).not.toContain(layerDigests(img)[0]);
+  });
+
+  test('a release layer without image-references: the layers below are read only in the merged view', async () => {
+    const img = await image([
+      { entries: releaseEntries({ name: 'below' }) },
+      { entries: [{ name: 'release-manifests/0000_80_extra.yaml', data: 'e: 1\n' }] },
+    ]);
+    const src = await open(img);
+    await expect(loadReleaseInfo('x', src)).rejects.toThrow(/^release image did not contain an image-references file$/);
+    expect(src.blobsOpened).not.toContain(layerDigests(img)[0]);
+    const merged = await loadReleaseInfo('x', await open(img), { layers: 'merged' });
+    expect(merged.references.metadata.name).toBe('below');
+    expect(merged.manifests).toEqual(['0000_50_x_a.yaml', '0000_80_extra.yaml']);
+    const quick = await loadReleaseInfo('x', await open(img), { layers: 'merged', referencesOnly: true });
+    expect(quick.references.metadata.name).toBe('below');
   });
 
   test('a whiteout above deletes one manifest from the lower layer', async () => {
@@ -188,7 +239,7 @@ describe('stopping early', () => {
     expect(src.blobsOpened).toEqual([digests[2]]);
   });
 
-  test('image-references in a middle layer: the bottom layer is not opened; a full listing reads every layer', async () => {
+  test('image-references in a middle layer: the bottom layer is not opened; only a merged listing reads every layer', async () => {
     const img = await image([{ entries: baseEntries() }, { entries: releaseEntries() }, { entries: [{ name: 'x', data: 'y' }] }]);
     const digests = layerDigests(img);
     const quick = await open(img);
@@ -197,8 +248,24 @@ describe('stopping early', () => {
     expect(quick.blobsOpened).not.toContain(digests[0]);
     const full = await open(img);
     const info = await loadReleaseInfo('x', full);
-    expect(info.layersRead).toEqual([2, 1, 0]);
-    expect(full.blobsOpened).toContain(digests[0]);
+    expect(info.layersRead).toEqual([2, 1]);
+    expect(full.blobsOpened).not.toContain(digests[0]);
+    const merged = await open(img);
+    const all = await loadReleaseInfo('x', merged, { layers: 'merged' });
+    expect(all.layersRead).toEqual([2, 1, 0]);
+    expect(merged.blobsOpened).toContain(digests[0]);
+  });
+
+  test('the comparison summary stops at image-references and release-metadata and lists no manifest', async () => {
+    const img = await image([
+      { entries: baseEntries() },
+      { entries: [...releaseEntries(), { name: 'release-manifests/zz-late.yaml', data: 'z: 1\n' }] },
+    ]);
+    const info = await loadReleaseInfo('x', await open(img), { summaryOnly: true });
+    expect(info.metadata?.version).toBe('4.13.1');
+    expect(info.complete).toBe(false);
+    expect(info.manifests).toEqual([]);
+    expect(info.config.architecture).toBe('amd64');
   });
 
   test('image-references deleted above: the query is settled without reading the layer that holds the stale copy', async () => {

@@ -57,10 +57,18 @@ describe('release info over the registry, through the fault proxy', () => {
     expect(blobGets(img.config.descriptor.digest)).toEqual([]);
   });
 
-  test('the full view fetches every layer, and the top copy wins', async () => {
+  test('the full view fetches the release layer alone, as oc; merged, every layer, and the top copy wins', async () => {
     const r = await osimage(['release', 'info', '--insecure', ref]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^Name: +4\.13\.1$/m);
+    const [bottom, middle, top] = layers();
+    expect(blobGets(top!).length).toBeGreaterThan(0);
+    expect(blobGets(middle!)).toEqual([]);
+    expect(blobGets(bottom!)).toEqual([]);
+    proxy.requests.length = 0;
+    const m = await osimage(['release', 'info', '--insecure', '--no-cache', '--merged-layers', ref]);
+    expect(m.exitCode).toBe(0);
+    expect(m.stdout).toMatch(/^Name: +4\.13\.1$/m);
     for (const d of layers()) expect(blobGets(d).length).toBeGreaterThan(0);
   });
 

@@ -93,6 +93,13 @@ beforeAll(async () => {
     { entries: releaseEntries({ name: '4.21.0', tags: tagsAt(QUAY) }) },
   ]);
   refs.split = await archive(tmp.dir, 'split.tar', [entry(split, '4.21.0')], '4.21.0');
+  // A patch layer above the release layer, holding only coreos-bootimages: oc's top layer has no image-references.
+  const patched = await image([
+    { entries: baseEntries() },
+    { entries: releaseEntries({ name: '4.21.0', tags: tagsAt(QUAY) }) },
+    { entries: [{ name: 'release-manifests', type: 'directory' }, bootimagesEntry(TWO)] },
+  ]);
+  refs.patched = await archive(tmp.dir, 'patched.tar', [entry(patched, '4.21.0')], '4.21.0');
 });
 
 afterAll(async () => {
@@ -165,6 +172,17 @@ describe('verify: the payload bootimage stream', () => {
     const r = await verifyJson(refs.split!, BASE9);
     expect(r.exitCode).toBe(0);
     expect(r.json.bootimages).toMatchObject({ verdict: 'absent' });
+  });
+
+  test('verify reads the merged view: image-references below a patch layer is found, the patch file seen', async () => {
+    const r = await verifyJson(refs.patched!, BASE9);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.json.bootimages).toEqual({ verdict: 'consistent', streamBuild: BASE9, pinnedBuild: BASE9, arch: 'x86_64' });
+    // release info reads the layer that holds release-manifests/, as oc reads the top layer.
+    const info = await osimage(['release', 'info', '-o', 'name', refs.patched!]);
+    expect(info).toEqual({ stdout: '', stderr: 'error: release image did not contain an image-references file', exitCode: 1 });
+    expect((await osimage(['release', 'info', '--merged-layers', '-o', 'name', refs.patched!])).exitCode).toBe(0);
   });
 
   test('with the cache: the file is kept beside image-references, so a second run says the same', async () => {

@@ -22,7 +22,7 @@ export async function osimageFromRelease(node, bin) {
   return { fromRelease: /--from-release\b/.test(help), fullRebuild: /--full-rebuild\b/.test(help) };
 }
 
-/** The images this section pushes before it runs: components and the OS build to swap in, then the release. */
+/** The images pushed before the sections run: components and the OS build to swap in, then the release and the one before it. */
 export async function fromReleasePushes(bench, { proxyHost, artRepo, releaseRepo, releaseTag }) {
   const p = bench.payload;
   const list = [];
@@ -30,7 +30,10 @@ export async function fromReleasePushes(bench, { proxyHost, artRepo, releaseRepo
   for (const [name, { image }] of Object.entries(p.next)) list.push({ repo: artRepo, tag: `${name}-next`, image });
   const release = await p.release(proxyHost, artRepo);
   list.push({ repo: releaseRepo, tag: releaseTag, image: release.image });
-  return { list, release };
+  // The release before it (the OS tags on another build, another version): what `--changes-from` compares.
+  const previous = await p.release(proxyHost, artRepo, { version: `${bench.version}-previous`, swapOs: true });
+  list.push({ repo: releaseRepo, tag: `${releaseTag}-previous`, image: previous.image });
+  return { list, release, previous };
 }
 
 /** A registry GET (through the proxy is fine: the counts are reset before each run). */

@@ -274,8 +274,8 @@ export function imageReferences(version, tags = 110, seed = 7) {
   return { json: JSON.stringify(doc, null, 2), mosc };
 }
 
-/** A manifest of a few KiB, shaped like an operator's Deployment or a CRD. */
-function manifestYaml(i, component, rand) {
+/** A manifest of a few KiB (`scale` times as many fields), shaped like an operator's Deployment or a CRD. */
+function manifestYaml(i, component, rand, scale = 1) {
   const lines = [
     i % 3 === 0 ? 'apiVersion: apiextensions.k8s.io/v1' : 'apiVersion: apps/v1',
     i % 3 === 0 ? 'kind: CustomResourceDefinition' : 'kind: Deployment',
@@ -288,7 +288,7 @@ function manifestYaml(i, component, rand) {
     `    kubernetes.io/description: ${component} manifest ${i}`,
     'spec:',
   ];
-  const fields = 20 + Math.floor(rand() * 120);
+  const fields = Math.round((20 + Math.floor(rand() * 120)) * scale);
   for (let f = 0; f < fields; f++) {
     lines.push(
       `  field${f}:`,
@@ -448,7 +448,7 @@ function osLabels(build) {
 }
 
 /** One operator's /manifests: `count` YAML files of a few KiB plus image-references, as the operator's repo ships them. */
-function operatorManifests(op, refTags, count, rand) {
+function operatorManifests(op, refTags, count, rand, scale = 1) {
   const files = [];
   for (let i = 0; i < count; i++) {
     // Most files carry the 0000_NN_ prefix; one does not, so oc names it 0000_50_<operator>_<file>.
@@ -456,7 +456,7 @@ function operatorManifests(op, refTags, count, rand) {
       i === 0
         ? 'operator-config.yaml'
         : `0000_${String(10 + ((op.length * 7 + i) % 80)).padStart(2, '0')}_${op}_${String(i).padStart(2, '0')}_manifest.yaml`;
-    let body = manifestYaml(i + 1, op, rand); // i + 1: file 0 is a Deployment, not a CRD
+    let body = manifestYaml(i + 1, op, rand, scale); // i + 1: file 0 is a Deployment, not a CRD
     if (i === 0) {
       body = [
         'apiVersion: config.openshift.io/v1',
@@ -614,11 +614,14 @@ export function payloadManifests({ version, plan, manifests, pullspecs, labels, 
  */
 async function buildPayload(
   dir,
-  { base1, base2, version, operatorMiB = 6, tags = 190, operators = 60, manifestsPerOperator = 8, content, onStep },
+  // The defaults give the shape of an OCP 4.16 payload: 196 tags, 60 operators, ~840 manifests in a ~2 MB gzip layer.
+  { base1, base2, version, operatorMiB = 6, tags = 196, operators = 60, manifestsPerOperator = 14, manifestScale = 2.1, content, onStep },
 ) {
   const plan = payloadPlan({ tags, operators });
   const rand = prng(31);
-  const manifests = Object.fromEntries(plan.operators.map((op) => [op, operatorManifests(op, plan.refs[op], manifestsPerOperator, rand)]));
+  const manifests = Object.fromEntries(
+    plan.operators.map((op) => [op, operatorManifests(op, plan.refs[op], manifestsPerOperator, rand, manifestScale)]),
+  );
   const layerFiles = [];
   const images = {};
   const labels = { ...plan.labels };
@@ -664,10 +667,19 @@ async function buildPayload(
     next[name] = { image, labels: l };
   }
 
-  /** The release image for components at `host/repo` (digests): CVO + release-manifests, labelled as oc labels it. */
-  async function release(host, repo) {
+  /**
+   * The release image for components at `host/repo` (digests): CVO + release-manifests, labelled as oc labels it.
+   * `v` names another version and `swapOs` points the OS tags at the next build (an older or newer release to compare).
+   */
+  async function release(host, repo, { version: v = version, swapOs = false } = {}) {
     const pullspecs = Object.fromEntries(plan.names.map((n) => [n, `${host}/${repo}@${images[n].descriptor.digest}`]));
-    const files = payloadManifests({ version, plan, manifests, pullspecs, labels });
+    const tagLabels = { ...labels };
+    if (swapOs)
+      for (const t of OS_TAGS) {
+        pullspecs[t] = `${host}/${repo}@${next[t].image.descriptor.digest}`;
+        tagLabels[t] = next[t].labels;
+      }
+    const files = payloadManifests({ version: v, plan, manifests, pullspecs, labels: tagLabels });
     const entries = [
       { name: 'release-manifests', type: 'directory', mode: 0o777, mtime: MANIFEST_TIME },
       ...files.map((f) => ({ name: `release-manifests/${f.name}`, data: f.data, mode: 0o444, mtime: MANIFEST_TIME })),
@@ -675,7 +687,7 @@ async function buildPayload(
     const layer = await buildLayer(entries);
     const image = buildImage({
       created: CREATED,
-      labels: { 'io.openshift.release': version, [BASE_DIGEST_LABEL]: images[CVO].descriptor.digest },
+      labels: { 'io.openshift.release': v, [BASE_DIGEST_LABEL]: images[CVO].descriptor.digest },
       history: [{ created: CREATED, comment: 'Release image for OpenShift' }],
       layers: [base1, base2, layer],
     });

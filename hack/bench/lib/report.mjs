@@ -3,6 +3,8 @@
  * missed with the measured reason.
  */
 
+import { payloadQueriesLines } from './payload-queries.mjs';
+
 const MiB = 1024 * 1024;
 const fmtMs = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 const fmtMiB = (bytes) =>
@@ -156,6 +158,7 @@ export function renderResults(r, { median }) {
 
   // ---- release new --from-release
   if (r.fromRelease) L.push(...fromReleaseLines(r.fromRelease, { median }));
+  if (r.payloadQueries) L.push(...payloadQueriesLines(r.payloadQueries));
 
   // ---- start-up
   const sn = med(r.startup.node);
@@ -458,12 +461,13 @@ export function fromReleaseLines(fr, { median }) {
   return L;
 }
 
-/** The report of `run.mjs --only from-release`: the machine, then the one section. */
+/** The report of `run.mjs --only from-release` (or `--only payload`): the machine, then the one section. */
 export function renderFromReleaseOnly(r, { median }) {
   const m = r.machine;
-  const L = ['# osimage benchmarks: `release new --from-release` alone', ''];
+  const what = r.payloadQueries ? 'the queries of a full-size payload' : '`release new --from-release`';
+  const L = [`# osimage benchmarks: ${what} alone`, ''];
   L.push(
-    `Produced by \`node hack/bench/run.mjs --only from-release\` on ${r.started.toISOString().replace('T', ' ').slice(0, 16)} UTC ` +
+    `Produced by \`node hack/bench/run.mjs --only ${r.payloadQueries ? 'payload' : 'from-release'}\` on ${r.started.toISOString().replace('T', ' ').slice(0, 16)} UTC ` +
       `(took ${((r.finished - r.started) / 1000).toFixed(0)} s), commit ${m.commit}${m.dirty ? ' (with uncommitted changes in the checkout)' : ''}.`,
     '',
   );
@@ -474,6 +478,6 @@ export function renderFromReleaseOnly(r, { median }) {
     `- base layers ${r.opts.baseMiB} MiB (${fmtMiB(r.gen.sizes.base1)} + ${fmtMiB(r.gen.sizes.base2)} gzip); generated in ${r.gen.seconds.toFixed(1)} s, pushed in ${r.gen.pushSeconds.toFixed(1)} s`,
   );
   L.push('');
-  L.push(...fromReleaseLines(r.fromRelease, { median }));
+  L.push(...(r.payloadQueries ? payloadQueriesLines(r.payloadQueries) : fromReleaseLines(r.fromRelease, { median })));
   return L.join('\n');
 }
