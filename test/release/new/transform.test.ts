@@ -3,6 +3,7 @@ import { parseMappings } from '../../../src/release/new/mappings.js';
 import { operatorVersions, replaceImageReferences, replaceVersions } from '../../../src/release/new/substitute.js';
 import { payloadName } from '../../../src/release/new/naming.js';
 import { checkManifest } from '../../../src/release/new/check.js';
+import { quickJsonCheck, quickManifestCheck } from '../../../src/release/new/manifest-fast.js';
 import { releaseMetadata } from '../../../src/release/new/metadata.js';
 
 const D = `reg.example/x@sha256:${'a'.repeat(64)}`;
@@ -102,6 +103,102 @@ describe('naming', () => {
 });
 
 describe('manifest check', () => {
+  // What oc 4.13 answers for each (its verifier over ghodss/yaml and go-yaml v2, run on these texts).
+  it('reads the first document only, as oc does: later ones may be anything', () => {
+    expect(() => checkManifest('op/a.yaml', 'kind: A\napiVersion: v1\n---\nfoo: [\n')).not.toThrow();
+    expect(() => checkManifest('op/a.yaml', 'kind: A\napiVersion: v1\n...\ngarbage: [\n')).not.toThrow();
+    expect(() => checkManifest('op/a.yaml', '# c\n---\nkind: A\napiVersion: v1\n---\njust: data\n')).not.toThrow();
+    expect(() => checkManifest('op/a.json', '{"kind":"A","apiVersion":"v1"}\n---\n[1]\n')).not.toThrow();
+  });
+  it('refuses an empty first document, a list or a scalar as oc does: not a valid YAML/JSON object', () => {
+    for (const text of ['', '# only a comment\n', '---\n---\nkind: A\napiVersion: v1\n', '[1,2]\n', 'text\n']) {
+      expect(() => checkManifest('op/a.yaml', text), JSON.stringify(text)).toThrow(/^op\/a\.yaml: not a valid YAML\/JSON object, got: "/);
+    }
+    // oc quotes the first 30 bytes; on one line here.
+    expect(() => checkManifest('op/a.yaml', '- a\n- b\n')).toThrow(/^op\/a\.yaml: not a valid YAML\/JSON object, got: "- a\\n- b\\n"$/);
+  });
+  it('a key given twice counts once, the last one winning, as go-yaml v2 reads it', () => {
+    expect(() => checkManifest('op/a.yaml', 'kind: A\napiVersion: v1\nkind: B\n')).not.toThrow();
+    expect(() => checkManifest('op/a.yaml', 'kind: A\napiVersion: v1\nmetadata:\n  name: x\n  name: y\n')).not.toThrow();
+    expect(() => checkManifest('op/a.json', '{"kind":"A","apiVersion":"v1","kind":"B"}')).not.toThrow();
+    expect(() => checkManifest('op/a.yaml', 'apiVersion: v1\nkind: A\nkind: ""\n')).toThrow(/set: kind is empty$/);
+  });
+  it("names the field that is missing, empty or not a string after oc's words", () => {
+    expect(() => checkManifest('op/a.yaml', 'kind: A\n')).toThrow(
+      /^op\/a\.yaml: manifests must contain Kubernetes API objects with 'kind' and 'apiVersion' set: apiVersion is missing$/,
+    );
+    expect(() => checkManifest('op/a.yaml', 'kind: 1\napiVersion: v1\n')).toThrow(/set: kind is 1, not a string$/);
+    expect(() => checkManifest('op/a.json', '{"kind":"A","apiVersion":null}')).toThrow(/set: apiVersion is null, not a string$/);
+  });
+  it('gives the line of a syntax error, as go-yaml does', () => {
+    expect(() => checkManifest('op/a.yaml', 'kind: A\napiVersion: v1\nx: [1,\n')).toThrow(/^op\/a\.yaml: invalid YAML\/JSON: line \d: /);
+    expect(() => checkManifest('op/a.yaml', 'kind: A\n  apiVersion: v1\n')).toThrow(/^op\/a\.yaml: invalid YAML\/JSON: line \d: /);
+    expect(() => checkManifest('op/a.yaml', 'kind: A\napiVersion: v1\nx: "open\n---\nkind: B\n')).toThrow(/invalid YAML\/JSON/);
+  });
+  it('takes the quick paths only for what the full parser accepts (plain, quoted, folded, flow, block scalars)', () => {
+    const ok = [
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x # note\n  labels: {a: b, c: "d"}\ndata:\n  s: |\n    line: one\n     # two\n  t: >-\n    x\n',
+      "apiVersion: v1\nkind: 'Pod'\nspec:\n  containers:\n  - name: a\n    args: [\"--v=2\", x]\n    env:\n    - name: X\n      value: 'it''s'\n  - - nested\n",
+      'apiVersion: v1\nkind: Event\nmessage: a long message that a\n  serializer folded\nnote: "a quoted one\n  folded too"\n',
+      '{\n  "apiVersion": "v1",\n  "kind": "List",\n  "items": []\n}\n',
+      'kind: A\r\napiVersion: v1\r\n',
+    ];
+    for (const text of ok) {
+      expect(() => checkManifest('op/a.yaml', text), text).not.toThrow();
+      if (!text.startsWith('{')) expect(quickManifestCheck(text), text).toBe(true);
+    }
+    const bad = [
+      'kind: A\napiVersion: v1\nx: 1\n y: 2\n', // a key less indented than its map
+      'kind: A\napiVersion: v1\nmessage: one\n  two: three\n', // a folded line that is a map
+      'kind: A\napiVersion: v1\nx: "a\\q"\n', // an unknown escape
+      'kind: A\napiVersion: v1\nl:\n- a\n  b: c\n', // a folded line that is a map, in a list
+      'kind: A\napiVersion: v1\nx: [a, b\n',
+      'kind: A\napiVersion: v1\nx: "open\n',
+    ];
+    for (const text of bad) {
+      expect(quickManifestCheck(text), text).toBe(false);
+      expect(() => checkManifest('op/a.yaml', text), text).toThrow(/^op\/a\.yaml: invalid YAML\/JSON: /);
+    }
+  });
+  it('tabs only inside block scalars; a no-break space is never indentation', () => {
+    expect(quickManifestCheck('kind: A\napiVersion: v1\nscript: |\n  if x; then\n  \techo y\n  fi\n')).toBe(true);
+    expect(quickManifestCheck('kind: A\napiVersion: v1\nx:\n\ty: 1\n')).toBe(false);
+    expect(quickManifestCheck('kind: A\napiVersion: v1\nx:\n\u00a0 y: 1\n')).toBe(false);
+    expect(quickManifestCheck('\u00a0\nkind: A\napiVersion: v1\n')).toBe(false);
+  });
+  it('gives the full parser no more than 512 KiB, where it needs some 300 bytes of memory a byte', () => {
+    const items = (item: string, n: number) => `apiVersion: v1\nkind: List\nitems:\n${item.repeat(n)}`;
+    // Plain YAML of any size takes the quick path; YAML it cannot read (anchors here) is refused past 512 KiB.
+    expect(() => checkManifest('op/big.yaml', items('  - {a: "x"}\n', 100_000))).not.toThrow();
+    expect(() => checkManifest('op/big.yaml', items('  - &a {a: "x"}\n', 40_000))).toThrow(
+      /^op\/big\.yaml: cannot check this manifest: its first document is 626 KiB of YAML that osimage reads only with its full parser, which it gives at most 512 KiB .*; --skip-manifest-check leaves the check out$/,
+    );
+    // Only the first document counts.
+    expect(() => checkManifest('op/big.yaml', `${items('  - &a x\n', 10)}---\n${'x: &a 1\n'.repeat(100_000)}`)).not.toThrow();
+  });
+  it('JSON past 1 MiB is scanned, not parsed into objects, with the answers of JSON.parse', () => {
+    const big = (items: string) => `{"apiVersion":"v1","kind":"List","items":[${items}]}`;
+    const many = '[],'.repeat(400_000);
+    for (const [text, want] of [
+      [big(`${many}[]`), true],
+      [big(`${many}[],`), false], // a trailing comma
+      [big(`${many}{"a":1,"b":[true,false,null,-1.5e3,"\\u00e9"]}`), true],
+      [big(`${many}{"a":01}`), false],
+      [`${big(`${many}[]`)} x`, false],
+      [`{"kind":"","apiVersion":"v1","items":[${many}[]],"kind":"A"}`, true], // the last kind counts
+      [`{"kind":"A","apiVersion":"v1","x":{"kind":""},"items":[${many}[]]}`, true], // only top-level members count
+      [`{"kind":{"a":1},"apiVersion":"v1","items":[${many}[]]}`, false],
+    ] as const) {
+      expect(text.length).toBeGreaterThan(1024 * 1024);
+      expect(quickJsonCheck(text), text.slice(-60)).toBe(want);
+      let parsed = false;
+      try {
+        const v = JSON.parse(text);
+        parsed = typeof v.kind === 'string' && v.kind !== '' && typeof v.apiVersion === 'string';
+      } catch {}
+      expect(parsed, text.slice(-60)).toBe(want);
+    }
+  });
   it('accepts multi-document Kubernetes objects', () => {
     expect(() => checkManifest('op/a.yaml', 'kind: A\napiVersion: v1\n---\n---\nkind: B\napiVersion: v1\n')).not.toThrow();
     expect(() => checkManifest('op/a.json', '{"kind":"A","apiVersion":"v1"}')).not.toThrow();
