@@ -54,34 +54,79 @@ function embeddedIpv4(b: number[]): number[] | undefined {
 
 type Parsed = { v: 4; bytes: number[] } | { v: 6; bytes: number[] };
 
-/** The address a host names, when it is an IP address; an IPv6 one that carries an IPv4 address is that one. */
-function parse(host: string): Parsed | undefined {
+/** The local-use NAT64 prefix 64:ff9b:1::/48 (RFC 8215), which a network may split into longer prefixes. */
+const isLocalNat64 = (b: number[]) => b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b[4] === 0x00 && b[5] === 0x01;
+
+/**
+ * The IPv4 addresses a local-use NAT64 address may carry: where RFC 6052 puts them for a /48, /56, /64 and /96
+ * prefix (byte 8, bits 64 to 71, is always skipped). Which length a network uses cannot be told from the address,
+ * so every one counts.
+ */
+const localNat64Ipv4 = (b: number[]): number[][] => [
+  [b[6]!, b[7]!, b[9]!, b[10]!],
+  [b[7]!, b[9]!, b[10]!, b[11]!],
+  b.slice(9, 13),
+  b.slice(12, 16),
+];
+
+/**
+ * What a host may reach, when it is an IP address: an IPv6 one that carries an IPv4 address is that one; a
+ * local-use NAT64 address is itself and every IPv4 address it may carry.
+ */
+function parse(host: string): Parsed[] {
   const h = bare(host);
   const v = isIP(h);
-  if (v === 4) return { v: 4, bytes: ipv4Bytes(h) };
-  if (v !== 6) return undefined;
+  if (v === 4) return [{ v: 4, bytes: ipv4Bytes(h) }];
+  if (v !== 6) return [];
   const bytes = ipv6Bytes(h);
   const v4 = embeddedIpv4(bytes);
-  return v4 ? { v: 4, bytes: v4 } : { v: 6, bytes };
+  if (v4) return [{ v: 4, bytes: v4 }];
+  if (isLocalNat64(bytes)) return [{ v: 6, bytes }, ...localNat64Ipv4(bytes).map((b): Parsed => ({ v: 4, bytes: b }))];
+  return [{ v: 6, bytes }];
 }
 
 const linkLocal = (p: Parsed) =>
   p.v === 4 ? p.bytes[0] === 169 && p.bytes[1] === 254 : p.bytes[0] === 0xfe && (p.bytes[1]! & 0xc0) === 0x80;
 
-/** Loopback, RFC 1918, link-local, unique-local, unspecified: addresses a public server must not send us to. */
-export function isPrivateAddress(host: string): boolean {
-  if (bare(host) === 'localhost') return true;
-  const p = parse(host);
-  if (!p) return false;
-  if (linkLocal(p)) return true;
+/**
+ * Cloud metadata services outside link-local space: AWS's IMDS over IPv6 (fd00:ec2::254) and Alibaba Cloud's
+ * (100.100.100.200). The others (169.254.169.254 of AWS, GCP, Azure and more) are link-local, covered above.
+ */
+const METADATA: Parsed[] = [
+  { v: 6, bytes: ipv6Bytes('fd00:ec2::254') },
+  { v: 4, bytes: [100, 100, 100, 200] },
+];
+const metadata = (p: Parsed) => METADATA.some((m) => m.v === p.v && m.bytes.every((b, i) => b === p.bytes[i]));
+
+function privateAddress(p: Parsed): boolean {
+  if (linkLocal(p) || metadata(p)) return true;
   const [a, b] = p.bytes as [number, number];
   if (p.v === 4) return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || a === 0;
   const loopbackOrAny = zero(p.bytes, 0, 15) && (p.bytes[15] === 1 || p.bytes[15] === 0);
   return loopbackOrAny || (a & 0xfe) === 0xfc;
 }
 
+/**
+ * Loopback, RFC 1918, link-local, unique-local, unspecified, cloud metadata: addresses a public server must not
+ * send us to.
+ */
+export function isPrivateAddress(host: string): boolean {
+  if (bare(host) === 'localhost') return true;
+  return parse(host).some(privateAddress);
+}
+
 /** 169.254.0.0/16 and fe80::/10, in any spelling: cloud metadata services live there; no redirect may lead to them. */
 export function isLinkLocal(host: string): boolean {
-  const p = parse(host);
-  return p !== undefined && linkLocal(p);
+  return parse(host).some(linkLocal);
+}
+
+/**
+ * Why no redirect may lead to a host: `link-local` (169.254.0.0/16, fe80::/10), `cloud metadata` (the metadata
+ * services outside link-local space), each in any spelling; `undefined` when it may.
+ */
+export function forbiddenRedirectTarget(host: string): 'link-local' | 'cloud metadata' | undefined {
+  const all = parse(host);
+  if (all.some(linkLocal)) return 'link-local';
+  if (all.some(metadata)) return 'cloud metadata';
+  return undefined;
 }

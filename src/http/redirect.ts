@@ -1,10 +1,10 @@
 /**
  * The one redirect policy, for the release browser and the registry alike: only http(s), never from
- * https down to plain http (unless the client is insecure), never to a link-local address, credentials
- * never to another origin, a bounded number of hops.
+ * https down to plain http (unless the client is insecure), never to a link-local or cloud metadata address,
+ * credentials never to another origin, a bounded number of hops.
  */
 import { FetchError } from '../errors.js';
-import { isLinkLocal } from './address.js';
+import { forbiddenRedirectTarget } from './address.js';
 import { withoutSensitive } from './headers.js';
 import { redactUrl } from './redact.js';
 import type { Headers, Method, RequestBody } from './types.js';
@@ -58,8 +58,9 @@ export function nextHop(hop: Hop, status: number, location: string, count: numbe
       status,
     );
   }
-  if (isLinkLocal(next.hostname)) {
-    throw new FetchError(`refusing redirect to link-local address ${next.host} from ${from}${about}`, hop.url, status);
+  const forbidden = forbiddenRedirectTarget(next.hostname);
+  if (forbidden) {
+    throw new FetchError(`refusing redirect to ${forbidden} address ${next.host} from ${from}${about}`, hop.url, status);
   }
   const headers = next.origin === prev.origin ? hop.headers : withoutSensitive(hop.headers);
   // 303, and 301/302 after a POST, turn into a GET without a body (as browsers and curl do).
