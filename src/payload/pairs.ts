@@ -10,6 +10,7 @@
  * and reads the ConfigMap back.
  */
 import type { ImageStream } from '../oci/image-stream.js';
+import { type ContainerKey, containerKeyForTag } from '../oci/os-tags.js';
 import { configMapData, isOsImageUrlConfigMap, KEY_TAGS, OS_IMAGE_KEYS, OSIMAGEURL_CONFIGMAP, type OsImageKey } from './osimageurl.js';
 import { parseManifestDocuments } from './text.js';
 
@@ -26,6 +27,15 @@ export interface PairProblem {
 }
 
 const MARK = '__osimage_pair_check_';
+
+/** The kind of image each OS key holds, as a build's meta.json names its containers. */
+const KEY_CONTAINER: Record<OsImageKey, ContainerKey> = {
+  osImageURL: 'oscontainer',
+  baseOSContainerImage: 'base-oscontainer',
+  baseOperatingSystemContainer: 'base-oscontainer',
+  baseOSExtensionsContainerImage: 'extensions-container',
+  baseOperatingSystemExtensionsContainer: 'extensions-container',
+};
 const markOf = (i: number) => `${MARK}${i}__`;
 
 /**
@@ -49,6 +59,7 @@ export function osImagePairProblems(
   if (!before.some(isOsImageUrlConfigMap)) return [];
   const tags = refs.spec.tags.filter((t) => t.from?.kind === 'DockerImage' && (t.from.name ?? '') !== '');
   const replacements = new Map(tags.map((t, i) => [t.from!.name!, markOf(i)]));
+  const markers = tags.map((_t, i) => markOf(i));
   const after = parseManifestDocuments(substitute(text, replacements), file);
   const problems: PairProblem[] = [];
   before.forEach((doc, d) => {
@@ -59,8 +70,32 @@ export function osImagePairProblems(
       const value = was[key];
       if (value === undefined || value === '') continue;
       // What oc's substitution turns into a tag's pull spec (a from.name, with or without a tag or digest after
-      // it) ships that tag's image.
-      if (now[key] !== undefined && [...replacements.values()].includes(now[key]!)) continue;
+      // it) ships that tag's image. Wrong when that is another OS key's kind of image: the extensions image as
+      // the OS image, the OS image as the extensions, the ostree machine-os-content in a layered key.
+      // (osImageURL may hold a layered image, as rendered MachineConfigs do since 4.12; a tag osimage does not
+      // know, `rhel-coreos-next` of a test build, is not judged.)
+      const became = now[key] === undefined ? -1 : markers.indexOf(now[key]!);
+      if (became >= 0) {
+        const holders = tags.filter((t) => t.from!.name === tags[became]!.from!.name);
+        const held = holders.find((t) => containerKeyForTag(t.name) !== undefined);
+        const heldKind = held ? containerKeyForTag(held.name) : undefined;
+        if (!held || key === 'osImageURL' || heldKind === KEY_CONTAINER[key] || holders.some((t) => KEY_TAGS[key].includes(t.name))) {
+          continue;
+        }
+        const paired = tags.find((t) => KEY_TAGS[key].includes(t.name));
+        const want = paired
+          ? `it pairs with tag ${paired.name} (${paired.from!.name})`
+          : `it pairs with tag ${KEY_TAGS[key].join(' or ')}, which ${refsFile} does not have`;
+        problems.push({
+          file,
+          key,
+          value,
+          tag: paired?.name ?? KEY_TAGS[key][0]!,
+          tagValue: paired?.from?.name ?? '',
+          message: `${file}: data.${key} is ${value}, the from.name of tag ${held.name} in ${refsFile}, but ${want}: the release would ship ${held.name}'s image as ${key}`,
+        });
+        continue;
+      }
       const byText = tags.findIndex((t) => t.from!.name === value);
       if (byText >= 0) {
         if (now[key] === replacements.get(value)) continue;

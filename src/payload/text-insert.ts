@@ -145,6 +145,24 @@ function intoFlow(text: string, node: YAMLMap | YAMLSeq, member: string, unit: s
   return `${text.slice(0, at)}, ${member}${text.slice(at)}`;
 }
 
+/**
+ * An insertion osimage could not make although the file may well be right: it edits only by adding text, and this
+ * shape gave it no place to. Says what and why, so nobody goes looking for a fault in the file.
+ */
+function cannotAdd(what: string, why: string, file: string): PayloadError {
+  return new PayloadError(
+    `osimage cannot add ${what} here: ${why} (it only adds text, never rewrites lines it did not write); add it by hand and run again`,
+    { file },
+  );
+}
+
+/** What a node is, in words: `a list`, `a string`, `a number`. */
+function kindOf(n: unknown): string {
+  if (isSeq(n)) return 'a list';
+  if (isScalar(n)) return n.value === null ? 'null' : `a ${typeof n.value === 'object' ? 'value' : typeof n.value}`;
+  return 'another kind of node';
+}
+
 export interface InsertContext {
   text: string;
   doc: Document.Parsed | undefined;
@@ -159,11 +177,13 @@ export interface InsertContext {
  */
 export function insertAt(c: InsertContext, path: Path, value: Json, file: string): string {
   const { text, doc } = c;
-  const fail = (why: string) =>
-    new PayloadError(`cannot add ${path.join('.')} without rewriting other lines (${why}); add it by hand and run again`, { file });
+  const fail = (why: string) => cannotAdd(path.join('.'), why, file);
+  /** The file is not the shape the path needs: the file's to change, not osimage's. */
+  const notAMap = (at: number, n: unknown) =>
+    new PayloadError(`cannot add ${path.join('.')}: ${path.slice(0, at).join('.') || 'the document'} is ${kindOf(n)}, not a map`, { file });
   if (!doc || doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
     // An empty document (or only comments): the new keys are the whole content.
-    if (c.json) throw fail('the file holds no JSON object');
+    if (c.json) throw new PayloadError(`cannot add ${path.join('.')}: the file holds no JSON object to add it to`, { file });
     const [first, ...rest] = path.map(String);
     const lines = blockLines(first!, nest(rest, value), '', '  ', Scalar.PLAIN);
     const body = lines.join(eolOf(text)) + eolOf(text);
@@ -183,14 +203,21 @@ export function insertAt(c: InsertContext, path: Path, value: Json, file: string
         break;
       }
       node = pair.value;
-    } else if (isSeq(node) && typeof key === 'number' && node.items[key] !== undefined) node = node.items[key] as Node;
-    else throw fail(`${path.slice(0, i).join('.') || 'the document'} is not a map`);
+    } else if (isSeq(node) && typeof key === 'number') {
+      if (node.items[key] === undefined) break;
+      node = node.items[key] as Node;
+    } else throw notAMap(i, node);
   }
   const rest = path.slice(i + 1).map(String);
-  if (path.slice(i).some((k) => typeof k === 'number')) throw fail('a list item is missing');
+  const missingItem = path.slice(i).findIndex((k) => typeof k === 'number');
+  if (missingItem >= 0) {
+    throw fail(
+      `${path.slice(0, i + missingItem).join('.') || 'the document'} has no item ${path[i + missingItem]}, and osimage adds map keys, not list items`,
+    );
+  }
   const key = String(path[i]);
   const inner: Json = nest(rest, value);
-  if (!isMap(node)) throw fail(`${path.slice(0, i).join('.') || 'the document'} is not a map`);
+  if (!isMap(node)) throw notAMap(i, node);
   const style = siblingStyle(node);
   const eol = eolOf(text);
 
@@ -198,12 +225,21 @@ export function insertAt(c: InsertContext, path: Path, value: Json, file: string
     // `key:` with nothing (or null, ~) after it: the value takes its place.
     const v = holder.value as Node | null;
     const k = holder.key;
-    if (!k?.range) throw fail('no source range');
+    if (!k?.range) throw fail(`the parser gave no position for ${path.slice(0, i + 1).join('.')}`);
     if (v && isScalar(v) && v.range && v.range[1] > v.range[0]) {
       const lit = c.json || node.flow ? JSON.stringify(inner) : undefined;
       if (lit !== undefined) return `${text.slice(0, v.range[0])}${lit}${text.slice(v.range[1])}`;
     }
-    if (c.json || node.flow) throw fail('a null value inside a flow map');
+    if (c.json || node.flow)
+      throw fail(`${path.slice(0, i + 1).join('.')} is an empty value inside a flow map, which osimage does not fill`);
+    if (!isRecord(inner) && !Array.isArray(inner)) {
+      // A single value takes the place of the written null, or goes right after the colon.
+      const lit = scalarText(inner, style);
+      if (v && isScalar(v) && v.range && v.range[1] > v.range[0]) return `${text.slice(0, v.range[0])}${lit}${text.slice(v.range[1])}`;
+      const colon = text.indexOf(':', k.range[1]);
+      if (colon < 0 || text.slice(k.range[1], colon).trim() !== '') throw fail(`it found no colon after the key ${key}`);
+      return `${text.slice(0, colon + 1)} ${lit}${text.slice(colon + 1)}`;
+    }
     const indent = ' '.repeat(columnOf(text, k.range[0]));
     const step = indentStep(doc, text);
     const under = indent + step;
@@ -212,7 +248,7 @@ export function insertAt(c: InsertContext, path: Path, value: Json, file: string
       : Array.isArray(inner)
         ? inner.flatMap((it) => seqItemLines(it, indent, step, style))
         : undefined;
-    if (!lines) throw fail('a null value that is not a map or a list');
+    if (!lines) throw fail(`${path.slice(0, i + 1).join('.')} holds null`);
     // Drop a written `null`/`~` so the key reads as the map that follows.
     const cut = v && isScalar(v) && v.range ? [v.range[0], v.range[1]] : [k.range[2], k.range[2]];
     const literal = cut[1]! > cut[0]!;
@@ -231,15 +267,18 @@ export function insertAt(c: InsertContext, path: Path, value: Json, file: string
         ? `${JSON.stringify(key)}: ${jsonText(inner, '', c.unit)}`
         : `${yamlScalar(key, Scalar.PLAIN)}: ${JSON.stringify(inner)}`;
       return intoFlow(text, node, member, c.json ? c.unit : '');
-    } catch {
-      throw fail('an unusual flow map');
+    } catch (err) {
+      throw fail(
+        `it found no place in the flow map ${path.slice(0, i).join('.') || 'the document'} to add a member (${(err as Error).message})`,
+      );
     }
   }
   const items = node.items as Pair<Node, Node>[];
   const firstKey = items[0]?.key;
   const last = items[items.length - 1];
   const lastEnd = last?.value?.range?.[2] ?? last?.key?.range?.[2];
-  if (!firstKey?.range || lastEnd === undefined) throw fail('no source range');
+  if (!firstKey?.range || lastEnd === undefined)
+    throw fail(`the parser gave no position for ${path.slice(0, i).join('.') || 'the document'}`);
   const indent = ' '.repeat(columnOf(text, firstKey.range[0]));
   const lines = blockLines(key, inner, indent, indentStep(doc, text), style);
   const { at, lead } = afterLine(text, lastEnd);
@@ -255,10 +294,8 @@ export function appendToFlowOrNew(c: InsertContext, node: Node | undefined, path
   if (node && isSeq(node)) {
     try {
       return intoFlow(c.text, node, c.json ? jsonText(item, '', c.unit) : JSON.stringify(item), c.json ? c.unit : '');
-    } catch {
-      throw new PayloadError(`cannot add an item to ${path.join('.')} without rewriting other lines; add it by hand and run again`, {
-        file,
-      });
+    } catch (err) {
+      throw cannotAdd(`an item to ${path.join('.')}`, `it found no place in the list to add it (${(err as Error).message})`, file);
     }
   }
   return insertAt(c, path, [item], file);

@@ -87,6 +87,49 @@ describe('osImagePairProblems', () => {
       `cm.yaml: data.osImageURL is quay.io/x/os@sha256:1, but tag machine-os-content in refs is ${P}:machine-os-content: oc substitutes both by text, so the release would ship two different OS images; make them equal (osimage payload write does)`,
     ]);
   });
+  it("a key holding ANOTHER OS key's kind of image (the extensions image as the OS image) names both files and values", () => {
+    const found = problems(
+      cm({ baseOSContainerImage: `${P}:rhel-coreos-8-extensions`, baseOSExtensionsContainerImage: `${P}:rhel-coreos-8-extensions` }),
+    );
+    expect(found.map((p) => p.message)).toEqual([
+      `cm.yaml: data.baseOSContainerImage is ${P}:rhel-coreos-8-extensions, the from.name of tag rhel-coreos-8-extensions in refs, but it pairs with tag rhel-coreos-8 (${P}:rhel-coreos-8): the release would ship rhel-coreos-8-extensions's image as baseOSContainerImage`,
+    ]);
+    // The OS image as the extensions, machine-os-content in a layered key: each is one problem.
+    const swapped = problems(
+      cm({
+        osImageURL: `${P}:machine-os-content`,
+        baseOSContainerImage: `${P}:machine-os-content`,
+        baseOSExtensionsContainerImage: `${P}:rhel-coreos-8`,
+      }),
+    );
+    expect(swapped.map((p) => [p.key, p.tag])).toEqual([
+      ['baseOSContainerImage', 'rhel-coreos-8'],
+      ['baseOSExtensionsContainerImage', 'rhel-coreos-8-extensions'],
+    ]);
+    expect(swapped.every((p) => !p.message.includes('\n'))).toBe(true);
+  });
+
+  it('osImageURL may hold the layered OS image, a key another stream of its kind, and a tag osimage does not know passes', () => {
+    const refs = parseImageStream(
+      JSON.stringify({
+        kind: 'ImageStream',
+        apiVersion: 'image.openshift.io/v1',
+        spec: {
+          tags: ['rhel-coreos', 'rhel-coreos-10', 'rhel-coreos-extensions-next'].map((t) => ({
+            name: t,
+            from: { kind: 'DockerImage', name: `${P}:${t}` },
+          })),
+        },
+      }),
+      'refs',
+    );
+    const text = cm({
+      osImageURL: `${P}:rhel-coreos`,
+      baseOSContainerImage: `${P}:rhel-coreos-10`,
+      baseOSExtensionsContainerImage: `${P}:rhel-coreos-extensions-next`,
+    });
+    expect(osImagePairProblems('cm.yaml', text, 'refs', refs, replaceImageReferences)).toEqual([]);
+  });
 });
 
 describe('checkOsImagePairs over operator folders', () => {

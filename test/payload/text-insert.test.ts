@@ -103,3 +103,27 @@ describe('a value replaced in place', () => {
     expect(set(text, ['data', 'b'], LONG)).toBe(`data:\n  a: "${'x'.repeat(120)}"\n  b: "${LONG}"\n`);
   });
 });
+
+describe('a refused insertion says what osimage could not do and why, naming the file', () => {
+  it("osimage's own limits are worded as osimage's, not as a fault of the file", () => {
+    expect(() => set('x: {a: 1, b: }\n', ['x', 'b', 'c'], 'v')).toThrow(
+      /^f\.yaml: osimage cannot add x\.b\.c here: x\.b is an empty value inside a flow map, which osimage does not fill \(it only adds text, never rewrites lines it did not write\); add it by hand and run again$/,
+    );
+    expect(() => set('spec:\n  tags: []\n', ['spec', 'tags', 3, 'name'], 'v')).toThrow(
+      /^f\.yaml: osimage cannot add spec\.tags\.3\.name here: spec\.tags has no item 3, and osimage adds map keys, not list items \(/,
+    );
+  });
+
+  it('a file whose shape cannot hold the key is named with what it holds instead', () => {
+    expect(() => set('data: [1]\n', ['data', 'k'], 'v')).toThrow(/^f\.yaml: cannot add data\.k: data is a list, not a map$/);
+    expect(() => set('data: 5\n', ['data', 'k'], 'v')).toThrow(/^f\.yaml: cannot add data\.k: data is a number, not a map$/);
+    expect(() => set('- a\n', ['data', 'k'], 'v')).toThrow(/^f\.yaml: cannot add data\.k: the document is a list, not a map$/);
+  });
+
+  it('a key holding nothing or null takes a single value in place (once refused)', () => {
+    expect(set('data:\n  k: ~\n', ['data', 'k'], 'v')).toBe('data:\n  k: v\n');
+    expect(set('data:\n  k:\n', ['data', 'k'], 'v')).toBe('data:\n  k: v\n');
+    expect(set('data:\n  k: # none yet\n  j: 1\n', ['data', 'k'], 'v')).toBe('data:\n  k: v # none yet\n  j: 1\n');
+    expect(set('data:\n  k: null\n', ['data', 'k'], 'true')).toBe('data:\n  k: "true"\n');
+  });
+});
