@@ -19,8 +19,10 @@ import { readReleaseChanges } from '../release/changes.js';
 import * as changesView from '../output/changes-view.js';
 import * as ocChanges from '../oc/changes.js';
 import { OUTPUT_FORMATS } from '../output/output-format.js';
+import { offerValues } from '../output/command-table.js';
 import { json } from '../output/format.js';
 import { extractCommand } from './release-extract.js';
+import { verifySignaturesCommand } from './release-verify-signatures.js';
 import { releaseOsStreams } from '../release/os-image-config.js';
 import * as osStreamsView from '../output/os-streams-view.js';
 import * as bootimagesModule from '../release/bootimages.js';
@@ -62,12 +64,21 @@ function infoCommand(): Command {
     .option('--commits', 'show the source repository and commit of each image')
     .option('--commit-urls', 'show a link to the source commit of each image')
     .option(
+      '--merged-layers',
+      'read release-manifests/ through every layer, merged as a running container sees them (default: the first layer, top down, that holds it, as oc reads the top layer)',
+    )
+    .option(
       '--changes-from <old>',
       "show what changed from release OLD to IMAGE, as oc shows it (images by digest, or --commits; -o json); osimage's own report is `release diff`",
     )
-    .option(
-      '-o, --output <format>',
-      "output format, as oc's: json, name, pullspec, digest, jsonpath=TEMPLATE, jsonpath-as-json=TEMPLATE, jsonpath-file=FILE, go-template=TEMPLATE, go-template-file=FILE, template=TEMPLATE, templatefile=FILE",
+    .addOption(
+      offerValues(
+        new Option(
+          '-o, --output <format>',
+          "output format, as oc's: json, name, pullspec, digest, jsonpath=TEMPLATE, jsonpath-as-json=TEMPLATE, jsonpath-file=FILE, go-template=TEMPLATE, go-template-file=FILE, template=TEMPLATE, templatefile=FILE",
+        ),
+        OUTPUT_FORMATS,
+      ),
     )
     .option(
       '--template <template>',
@@ -92,7 +103,8 @@ function infoCommand(): Command {
         'osimage release info --filter-by-os linux/arm64 quay.io/openshift-release-dev/ocp-release:4.16.0-multi',
         'osimage release info --changes-from quay.io/openshift-release-dev/ocp-release:4.13.0-x86_64 quay.io/openshift-release-dev/ocp-release:4.13.1-x86_64',
         'osimage release info quay.io/openshift-release-dev/ocp-release:4.13.0-x86_64 quay.io/openshift-release-dev/ocp-release:4.13.1-x86_64 --commits',
-        'osimage release info --size oci-archive:hack/sample/components.oci-archive:4.16.3',
+        'osimage release info --size oci-archive:release.tar:4.16.3',
+        'osimage release info --merged-layers oci-archive:flattened-release.tar',
         'osimage release info --verify quay.io/openshift-release-dev/ocp-release@sha256:… quay.io/openshift-release-dev/ocp-release@sha256:…',
         'osimage release info --icsp-file icsp.yaml --include-images -o json MIRRORED/ocp/release@sha256:…',
         'osimage release info --dir ./mirror file://openshift/release:4.13.1-x86_64 --contents',
@@ -280,13 +292,14 @@ function filterOf(o: RegistryOptionValues): { filterByOs?: string } {
 
 export function command(): Command {
   return new Command('release')
-    .description('Release payload images: info, diff, extract, os-streams, bootimages, new.')
+    .description('Read, compare and assemble release payload images (the subcommands below).')
     .addCommand(infoCommand())
     .addCommand(diffCommand())
     .addCommand(extractCommand())
     .addCommand(osStreamsCommand())
     .addCommand(bootimagesCommand())
     .addCommand(newCommand())
+    .addCommand(verifySignaturesCommand())
     .addHelpText(
       'after',
       examples([
