@@ -18,6 +18,11 @@ export interface NewOptions extends RegistryOptionValues, SettingsOptionValues {
   componentVersionsDisplayNames?: string;
   releaseManifest?: boolean;
   toSignature?: string;
+  signKey?: string;
+  gpgSign?: string;
+  signatureDir?: string;
+  signIdentity?: string;
+  passphraseFile?: string;
   dir?: string;
   mirror?: string;
   name?: string;
@@ -84,6 +89,17 @@ export function publishOptions(
     keepManifestList: o.keepManifestList,
     toImageBaseTag: o.toImageBaseTag,
     toSignature: o.toSignature,
+    ...(o.signKey !== undefined || o.gpgSign !== undefined
+      ? {
+          sign: {
+            sigstoreKey: o.signKey,
+            gpgKeyId: o.gpgSign,
+            signatureDir: o.signatureDir,
+            identity: o.signIdentity,
+            passphraseFile: o.passphraseFile,
+          },
+        }
+      : {}),
     // The base is closed by the publisher; it is opened with the command's registry flags.
     open: (ref) => openImage(ref, opts),
     sourceOptions: opts,

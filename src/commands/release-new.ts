@@ -97,6 +97,20 @@ export function newCommand(): Command {
       '--to-signature <file>',
       'with --to-image: write the message to sign for the pushed image (an "atomic container signature" claim, as oc writes it)',
     )
+    .option(
+      '--sign-key <file>',
+      'sign the release for sigstore with this PEM private key (PKCS#8, EC or RSA, or a cosign encrypted key): the sha256-<hex>.sig image is pushed beside it, or tagged in the --to-file archive',
+    )
+    .option(
+      '--gpg-sign <keyid>',
+      "sign the release with gpg's key KEYID (simple signing) into --signature-dir, as a cluster's signature store lays them out",
+    )
+    .option('--signature-dir <dir>', 'with --gpg-sign: the store folder the signature is written to (<algorithm>=<hex>/signature-<n>)')
+    .option('--sign-identity <ref>', 'the identity signed (default: the --to-image reference pushed to; needed with --to-file)')
+    .option(
+      '--passphrase-file <file>',
+      'the passphrase of an encrypted --sign-key, or for --gpg-sign (else $OSIMAGE_SIGN_PASSPHRASE, for a cosign key $COSIGN_PASSWORD, or the gpg agent)',
+    )
     .option('--dry-run', 'with --to-image: build the image but push nothing; print its digest line')
     .option('-o, --output <format>', 'json prints the resulting image-references and stops')
     .option('--dir <dir>', "oc's folder for the manifests it extracts: osimage reads them into memory and writes nothing there")
@@ -126,7 +140,8 @@ export function newCommand(): Command {
         'osimage release new -f is.json --reference-mode source --name 4.99.0 --to-image registry.example/ocp/release:4.99.0',
         'osimage release new --from-release quay.io/ocp/release:4.16.3-x86_64 rhel-coreos=quay.io/x/os@sha256:… --to-image registry.example/ocp/release:4.16.3-os',
         'osimage release new --from-release quay.io/ocp/release:4.16.3-x86_64 --base-url https://rhcos.example/prod/streams \\\n      --channel 4.16-9.4/builds --build 416.94.202406251923-0 --to-image registry.example/ocp/release:4.16.3-os',
-        'osimage release new --from-release oci-archive:hack/sample/components.oci-archive:4.16.3 --os --pins release.sh --to-file swapped.tar',
+        'osimage release new --from-release oci-archive:release.tar:4.16.3 --os --pins hack/release.sh --to-file swapped.tar',
+        'osimage release new --from-dir payload --name 4.99.0 --sign-key cosign.key --gpg-sign release@example.com --signature-dir sigs --to-image registry.example/ocp/release:4.99.0',
       ]),
     )
     .action(async (mappingArgs: string[], o: NewOptions) => {
@@ -158,6 +173,7 @@ async function checkNewOptions(mappingArgs: string[], o: NewOptions): Promise<Ma
   const hasInput = [o.fromDir, o.fromRelease, o.fromImageStreamFile].some((v) => v !== undefined);
   if (!hasInput && mappings.length === 0) throw new UsageError('must specify image mappings when no other source is defined');
   if (o.toSignature !== undefined && o.toImage === undefined) throw new UsageError('--to-signature requires --to-image');
+  checkSignOptions(o);
   try {
     parseComponentVersions(o.componentVersions ?? '', o.componentVersionsDisplayNames ?? '');
   } catch (err) {
@@ -173,6 +189,23 @@ async function checkNewOptions(mappingArgs: string[], o: NewOptions): Promise<Ma
   if (o.dir !== undefined && o.fromDir === undefined)
     warn(`--dir ${o.dir}: osimage reads the operator manifests into memory and writes nothing there`);
   return mappings;
+}
+
+/** The signing flags: an output to sign, both halves of --gpg-sign, an identity for an archive. */
+function checkSignOptions(o: NewOptions): void {
+  if (o.gpgSign !== undefined && o.signatureDir === undefined) throw new UsageError('--gpg-sign requires --signature-dir');
+  if (o.signatureDir !== undefined && o.gpgSign === undefined) throw new UsageError('--signature-dir requires --gpg-sign');
+  const signing = o.signKey !== undefined || o.gpgSign !== undefined;
+  if (!signing) {
+    if (o.signIdentity !== undefined) throw new UsageError('--sign-identity requires --sign-key or --gpg-sign');
+    if (o.passphraseFile !== undefined) throw new UsageError('--passphrase-file requires --sign-key or --gpg-sign');
+    return;
+  }
+  if (o.toImage === undefined && o.toFile === undefined) throw new UsageError('--sign-key and --gpg-sign require --to-image or --to-file');
+  if (o.dryRun) throw new UsageError('--sign-key and --gpg-sign sign what is pushed: not with --dry-run');
+  if (o.toFile !== undefined && o.signIdentity === undefined) {
+    throw new UsageError('--sign-key and --gpg-sign with --to-file require --sign-identity REF: the name the release will be pulled as');
+  }
 }
 
 async function runFromDir(fromDir: string, mappings: Mapping[], o: NewOptions): Promise<void> {

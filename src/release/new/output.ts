@@ -3,7 +3,8 @@
  * (--to-image), or oc's dry run (no output, or --dry-run with --to-image: the image is composed and its digest line
  * printed, nothing pushed). The base the release layer goes on: the one the input settled (--to-image-base, or a
  * release's base-image-digest), else the `--to-image-base-tag` tag of the payload (default cluster-version-operator;
- * an empty tag builds on nothing). With --to-signature, the message oc writes for signing the pushed image.
+ * an empty tag builds on nothing). With --to-signature, the message oc writes for signing the pushed image; with
+ * --sign-key and --gpg-sign, the signatures themselves (src/release/signatures/).
  */
 import { OsimageError, describe } from '../../errors.js';
 import { goJson } from '../../golang/json.js';
@@ -16,6 +17,8 @@ import { DEFAULT_BASE_TAG } from './from-images.js';
 import { composeReleaseImage, composeReleaseList, isBaseList, loadBases } from './image.js';
 import { pushRelease, pushReleaseList, writeReleaseArchive, writeReleaseDir, writeReleaseListArchive } from './publish.js';
 import { baseRepository, pushTarget, releaseTag } from './target.js';
+import { prepareSigner, pushSigstoreSignature, type SignRequest, sigstoreEntry, writeGpg } from '../signatures/release-signer.js';
+import { signatureTag } from '../signatures/sigstore.js';
 
 /** What is published: the payload and what decides the image. */
 export interface Publishable {
@@ -42,6 +45,8 @@ export interface PublishOptions {
   fileBaseGivenOnly?: boolean | undefined;
   /** --to-signature FILE. */
   toSignature?: string | undefined;
+  /** --sign-key, --gpg-sign: sign the release once its digest is known. */
+  sign?: SignRequest | undefined;
   open: (ref: string) => Promise<ImageSource>;
   sourceOptions: SourceOptions;
   out: (line: string) => void;
@@ -92,6 +97,9 @@ export async function publishRelease(p: Publishable, o: PublishOptions & { creat
     target !== undefined && err instanceof OsimageError
       ? new OsimageError(`failed to push image ${target}: ${describe(err)}`, { code: err.code, exitCode: err.exitCode, cause: err })
       : err;
+  // Keys are read before anything is built: a bad key or passphrase fails at once.
+  const signer = o.sign ? await prepareSigner(o.sign, o.creator) : undefined;
+  const identity = signer?.identity ?? target ?? '';
   const baseRef = o.toFile !== undefined && o.fileBaseGivenOnly ? p.base : baseFor(p, o.toImageBaseTag);
   let baseSource: ImageSource | undefined;
   try {
@@ -105,18 +113,27 @@ export async function publishRelease(p: Publishable, o: PublishOptions & { creat
       if (isBaseList(bases)) {
         const list = await composeReleaseList({ ...common, bases });
         digest = list.manifest.descriptor.digest;
-        if (o.toFile !== undefined) await writeReleaseListArchive(list, o.toFile, releaseTag(version), bases.source);
+        const sig = o.toFile !== undefined ? sigstoreEntry(signer, digest, identity) : undefined;
+        if (o.toFile !== undefined) await writeReleaseListArchive(list, o.toFile, releaseTag(version), bases.source, sig ? [sig] : []);
         else if (push) await pushReleaseList(list, target!, bases.source, pushOptions(o.sourceOptions, baseRef));
       } else {
         const made = await composeReleaseImage({ ...common, ...(bases ? { base: bases } : {}) });
         digest = made.manifest.descriptor.digest;
-        if (o.toFile !== undefined) await writeReleaseArchive(made, o.toFile, releaseTag(version), baseSource);
+        const sig = o.toFile !== undefined ? sigstoreEntry(signer, digest, identity) : undefined;
+        if (o.toFile !== undefined) await writeReleaseArchive(made, o.toFile, releaseTag(version), baseSource, sig ? [sig] : []);
         else if (push) await pushRelease(made, target!, baseSource, pushOptions(o.sourceOptions, baseRef));
       }
     } catch (err) {
       throw failed(err);
     }
     if (push) o.info(`Pushed to ${o.toImage}`);
+    if (signer && (push || o.toFile !== undefined)) {
+      const pushedSig = push && (await pushSigstoreSignature(signer, digest, target!, identity, pushOptions(o.sourceOptions, undefined)));
+      if (pushedSig) o.info(`Signed with ${o.sign?.sigstoreKey}: ${pushedSig}`);
+      else if (signer.sigstore) o.info(`Signed with ${o.sign?.sigstoreKey}: tag ${signatureTag(digest)} in ${o.toFile}`);
+      const file = await writeGpg(signer, digest, identity);
+      if (file !== undefined) o.info(`Signed with gpg key ${signer.gpg!.keyId}: ${file}`);
+    }
     if (image && o.toSignature !== undefined && o.toImage !== undefined) {
       const message = signatureMessage({ creator: o.creator, created: p.created, digest, pushed: target! });
       try {

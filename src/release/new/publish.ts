@@ -5,7 +5,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { OsimageError, describe } from '../../errors.js';
 import { syncMany, writeFileAtomic } from '../../files/atomic.js';
 import { forEachLimit } from '../../files/parallel.js';
-import { writeOciArchive } from '../../registry/oci-write.js';
+import { type LayoutEntry, writeOciArchive } from '../../registry/oci-write.js';
 import { openPushTarget, type PushOptions } from '../../registry/push.js';
 import type { Descriptor, ImageSource } from '../../registry/types.js';
 import type { PayloadFile } from './assemble.js';
@@ -63,24 +63,36 @@ export async function pushReleaseList(
 }
 
 /** {@link writeReleaseArchive} for a list: the list under `tag`, its images and their blobs beside it. */
-export async function writeReleaseListArchive(release: ReleaseList, file: string, tag: string, base: ImageSource): Promise<void> {
+export async function writeReleaseListArchive(
+  release: ReleaseList,
+  file: string,
+  tag: string,
+  base: ImageSource,
+  extra: LayoutEntry[] = [],
+): Promise<void> {
   const blobs = release.images.flatMap((image) => [
     ...image.baseLayers.map((descriptor) => ({ descriptor, open: () => base.blob(descriptor) })),
     image.layer,
     image.config,
     image.manifest,
   ]);
-  await writeOciArchive(file, [{ top: release.manifest, blobs, tag }], { mtime: new Date(release.created) });
+  await writeOciArchive(file, [{ top: release.manifest, blobs, tag }, ...extra], { mtime: new Date(release.created) });
 }
 
 /**
- * Write an oci-archive (a tar of an OCI image layout) holding the image under `tag`. Base layers are streamed
- * from their source into the tar; the file appears only when complete.
+ * Write an oci-archive (a tar of an OCI image layout) holding the image under `tag` (and `extra` images: a sigstore
+ * signature's). Base layers are streamed from their source into the tar; the file appears only when complete.
  */
-export async function writeReleaseArchive(image: ReleaseImage, file: string, tag: string, base: ImageSource | undefined): Promise<void> {
+export async function writeReleaseArchive(
+  image: ReleaseImage,
+  file: string,
+  tag: string,
+  base: ImageSource | undefined,
+  extra: LayoutEntry[] = [],
+): Promise<void> {
   if (image.baseLayers.length > 0 && !base) throw new OsimageError('internal: base layers without a base image');
   const baseBlobs = image.baseLayers.map((descriptor) => ({ descriptor, open: () => base!.blob(descriptor) }));
-  await writeOciArchive(file, [{ top: image.manifest, blobs: [...baseBlobs, image.layer, image.config], tag }], {
+  await writeOciArchive(file, [{ top: image.manifest, blobs: [...baseBlobs, image.layer, image.config], tag }, ...extra], {
     mtime: new Date(image.created),
   });
 }
