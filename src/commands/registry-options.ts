@@ -28,7 +28,7 @@ export interface RegistryOptionValues {
  * `--authfile FILE`, podman's and skopeo's name for the auth file: the same setting as --registry-config (the
  * last of the two on the line wins), hidden from help, which names the flag oc users know.
  */
-function authfileAlias(): Option {
+export function authfileAlias(): Option {
   const alias = new Option('--authfile <file>', 'the same as --registry-config').hideHelp();
   alias.attributeName = () => 'registryConfig';
   return alias;
