@@ -99,4 +99,12 @@ osimage release new --from-release oci-archive:hack/sample/components.oci-archiv
 osimage release info "oci-archive:$work/swapped.tar:4.16.3"
 osimage verify --base-url "$RHCOS_BASE_URL" --channel rhcos-4.16 --release "oci-archive:$work/swapped.tar:4.16.3"
 
+step "signatures: release new --sign-key signs a release (with a key made here); release verify-signatures checks it"
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/signing.key" 2>/dev/null
+openssl pkey -in "$work/signing.key" -pubout -out "$work/signing.pub"
+osimage release new --from-dir "$work/payload" --name 4.12.99 --to-file "$work/signed.tar" \
+  "machine-os-content=$(osimage release info --image-for machine-os-content "$release")" \
+  --sign-key "$work/signing.key" --sign-identity quay.io/example/ocp-release:4.12.99
+osimage release verify-signatures --key "$work/signing.pub" --require sigstore "oci-archive:$work/signed.tar:4.12.99"
+
 step "done: every step ran offline on the sample"

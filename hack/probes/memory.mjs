@@ -164,6 +164,27 @@ function buildsBrowser(count) {
   return dir;
 }
 
+/** A release browser folder whose channel `hist` has `builds` builds of `packages` packages each (commitmeta.json). */
+function historyBrowser(builds, packages) {
+  const dir = join(tmp, 'history');
+  const ch = join(dir, 'hist');
+  mkdirSync(ch, { recursive: true });
+  const ids = Array.from({ length: builds }, (_, i) => `418.94.${202605000000 + (builds - i) * 100}-0`);
+  writeFileSync(
+    join(ch, 'builds.json'),
+    JSON.stringify({ 'schema-version': '1.0.0', builds: ids.map((id) => ({ id, arches: ['x86_64'] })) }),
+  );
+  for (const [i, id] of ids.entries()) {
+    const d = join(ch, id, 'x86_64');
+    mkdirSync(d, { recursive: true });
+    // Every package changes its release in every build: the most a history can be asked to hold.
+    const pkglist = Array.from({ length: packages }, (_, k) => [`pkg${k}`, '0', `1.${k}.0`, `${builds - i}.el9`, 'x86_64']);
+    writeFileSync(join(d, 'meta.json'), JSON.stringify({ buildid: id }));
+    writeFileSync(join(d, 'commitmeta.json'), JSON.stringify({ 'rpmostree.rpmdb.pkglist': pkglist }));
+  }
+  return dir;
+}
+
 const out = (name) => join(tmp, `${name}-out`);
 
 /** The cases: name, and a function that builds the input and returns the argv. */
@@ -197,6 +218,22 @@ const CASES = [
     () => ['release', 'info', '-o', 'json', releaseLayout('tags200k', 200_000).ref],
   ],
   ['release info (text): 200,000 tags in image-references', () => ['release', 'info', releaseLayout('tags200k-text', 200_000).ref]],
+  [
+    'packages --history: 100 builds of 20,000 packages',
+    () => [
+      'packages',
+      '--base-url',
+      historyBrowser(100, 20_000),
+      '--channel',
+      'hist',
+      '--history',
+      '--package',
+      'pkg19999',
+      '--limit',
+      '100',
+      '--no-cache',
+    ],
+  ],
   ['builds: 1.4M builds in builds.json', () => ['builds', '--base-url', buildsBrowser(1_400_000), '--channel', 'big']],
   [
     'stream --check --target: a 200 MB target',
