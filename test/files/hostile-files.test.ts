@@ -87,7 +87,17 @@ describe('item 9: a FIFO in place of a file osimage reads', () => {
 
   it('pin --meta FIFO is refused too', { timeout: 5000 }, async () => {
     const fifo = mkfifo(join(work, 'rhcos.json'));
-    const r = await osimage(['pin', '--write', join(work, 'release.sh'), '--meta', fifo, '--base-url', sb.server.url, '--channel', 'maipo']);
+    const r = await osimage([
+      'pin',
+      '--write',
+      join(work, 'release.sh'),
+      '--meta',
+      fifo,
+      '--base-url',
+      sb.server.url,
+      '--channel',
+      'maipo',
+    ]);
     expect(r.stderr).toContain(`${fifo} is a FIFO, not a regular file`);
     expect(r.exitCode).toBe(1);
     expect(await readdir(work)).toEqual(['rhcos.json']);

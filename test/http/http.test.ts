@@ -192,7 +192,9 @@ describe('proxies from the environment', () => {
     const host = new URL(server.url).host;
     expect(proxied.some((p) => p === `CONNECT ${host}` || p === `${server.url}/maipo/builds.json`)).toBe(true);
     const n = proxied.length;
-    const direct = await osimage(['resolve', '--base-url', server.url, '--channel', 'maipo', '-o', 'json'], { env: proxyEnv(port, '127.0.0.1') });
+    const direct = await osimage(['resolve', '--base-url', server.url, '--channel', 'maipo', '-o', 'json'], {
+      env: proxyEnv(port, '127.0.0.1'),
+    });
     expect(direct.exitCode).toBe(0);
     expect(proxied.length).toBe(n);
   });
