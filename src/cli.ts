@@ -192,7 +192,7 @@ export async function everyCommand(): Promise<Command> {
 
 async function runCommand(given: string[], run: Io): Promise<number> {
   // `osimage help payload write` is `osimage payload write --help`: commander's help command reads one word.
-  const argv = given[0] === 'help' && Object.hasOwn(COMMANDS, given[1] ?? '') ? [...given.slice(1), '--help'] : given;
+  let argv = given[0] === 'help' && Object.hasOwn(COMMANDS, given[1] ?? '') ? [...given.slice(1), '--help'] : given;
   // commander is CommonJS: require() skips the ES module loader's export scan of it (~4 ms of start-up, measured).
   const { Command, CommanderError, Help } = createRequire(import.meta.url)('commander') as typeof import('commander');
   const terminal = await import('./output/terminal.js');
@@ -226,6 +226,8 @@ async function runCommand(given: string[], run: Io): Promise<number> {
     c.commands.forEach(configure);
   })(program);
   configureHelp(program, Help);
+  // `osimage help bogus` fails as `osimage bogus` does (one line, exit 2), not with the parent's whole help.
+  if (given[0] === 'help') argv = unknownHelpTopic(program, given.slice(1)) ?? argv;
   try {
     // oc's flag forms (`--insecure=true`, `-o=json`) and its unknown-flag text: src/commands/argv.ts.
     await program.parseAsync(normalizeArgv(program, argv), { from: 'user' });
@@ -233,6 +235,18 @@ async function runCommand(given: string[], run: Io): Promise<number> {
   } catch (err) {
     return exitCodeFor(err, CommanderError, terminal);
   }
+}
+
+/** The words of `osimage help WORDS` up to the first that names no subcommand of a command that has some, if any. */
+function unknownHelpTopic(program: Command, words: string[]): string[] | undefined {
+  let c = program;
+  for (const [i, w] of words.entries()) {
+    if (w.startsWith('-') || w === 'help') return undefined;
+    const sub = c.commands.find((s) => s.name() === w || s.aliases().includes(w));
+    if (sub === undefined) return c.commands.length > 0 ? words.slice(0, i + 1) : undefined;
+    c = sub;
+  }
+  return undefined;
 }
 
 /**

@@ -14,9 +14,9 @@ export function command(): Command {
     .addHelpText(
       'after',
       examples([
-        'osimage completion bash > ~/.local/share/bash-completion/completions/osimage   # every new bash',
-        'source <(osimage completion bash)   # this shell only',
-        'osimage completion zsh > "${fpath[1]}/_osimage"',
+        'osimage completion bash > ~/.local/share/bash-completion/completions/osimage   # every new bash (mkdir -p the folder first)',
+        'source <(osimage completion bash)   # this shell only (zsh too, after compinit)',
+        'osimage completion zsh > ~/.zfunc/_osimage   # every new zsh, with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc',
         'osimage completion fish > ~/.config/fish/completions/osimage.fish',
       ]),
     )

@@ -42,7 +42,7 @@ export function addContainerSignatureOptions(cmd: Command, what: string): Comman
     )
     .option(
       '-a, --registry-config <file>',
-      'with --verify-signatures: auth file for the registry (containers auth.json or docker config.json)',
+      'with --verify-signatures: auth file for the registry (containers auth.json or docker config.json); --authfile too',
     )
     .addOption(authfileAlias())
     .option('--insecure', 'with --verify-signatures: allow plain HTTP and unverified TLS for the registry')

@@ -26,7 +26,7 @@ export interface RegistryOptionValues {
 
 /**
  * `--authfile FILE`, podman's and skopeo's name for the auth file: the same setting as --registry-config (the
- * last of the two on the line wins), hidden from help, which names the flag oc users know.
+ * last of the two on the line wins), hidden from help, which names the flag oc users know (and this alias in its words).
  */
 export function authfileAlias(): Option {
   const alias = new Option('--authfile <file>', 'the same as --registry-config').hideHelp();
@@ -37,7 +37,7 @@ export function authfileAlias(): Option {
 /** The registry and image-selection flags oc's release commands take. */
 export function addRegistryOptions(cmd: Command): Command {
   return cmd
-    .option('-a, --registry-config <file>', 'auth file for the registry (containers auth.json or docker config.json)')
+    .option('-a, --registry-config <file>', 'auth file for the registry (containers auth.json or docker config.json); --authfile too')
     .addOption(authfileAlias())
     .option('--insecure', 'allow plain HTTP and unverified TLS for the registry')
     .option('--certificate-authority <file>', 'CA bundle to trust for the registry')

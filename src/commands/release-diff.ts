@@ -19,7 +19,7 @@ interface DiffOptions extends RegistryOptionValues, SettingsOptionValues {
 }
 
 const REFERENCE_HELP =
-  'OLD and NEW are registry references (quay.io/ns/release:tag or @sha256:…), oci:DIR[:TAG] or oci-archive:FILE[:TAG].';
+  'OLD and NEW are registry references (quay.io/ns/release:tag or @sha256:…; docker://REF too), oci:DIR[:TAG], oci-archive:FILE[:TAG], dir:DIR or docker-archive:FILE[:REF] (as skopeo writes them).';
 
 /**
  * `release diff OLD NEW`: osimage's report of what changed between two releases (machine-os of each OS

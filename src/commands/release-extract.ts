@@ -38,7 +38,8 @@ interface ExtractOptions extends RegistryOptionValues {
   maxPerRegistry: number;
 }
 
-const REFERENCE_HELP = 'IMAGE is a registry reference (quay.io/ns/release:tag or @sha256:…), oci:DIR[:TAG] or oci-archive:FILE[:TAG].';
+const REFERENCE_HELP =
+  'IMAGE is a registry reference (quay.io/ns/release:tag or @sha256:…; docker://REF too), oci:DIR[:TAG], oci-archive:FILE[:TAG], dir:DIR or docker-archive:FILE[:REF] (as skopeo writes them).';
 
 export function extractCommand(): Command {
   return addRegistryOptions(new Command('extract'))

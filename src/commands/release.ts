@@ -51,7 +51,8 @@ const INFO_CONFLICTS: FlagRule[] = [
   { rule: 'at-most-one', flags: ['output', 'imageFor'], message: '--output and --image-for may not both be specified' },
 ];
 
-const REFERENCE_HELP = 'IMAGE is a registry reference (quay.io/ns/release:tag or @sha256:…), oci:DIR[:TAG] or oci-archive:FILE[:TAG].';
+const REFERENCE_HELP =
+  'IMAGE is a registry reference (quay.io/ns/release:tag or @sha256:…; docker://REF too), oci:DIR[:TAG], oci-archive:FILE[:TAG], dir:DIR or docker-archive:FILE[:REF] (as skopeo writes them).';
 
 function infoCommand(): Command {
   return addInfoFlags(addRegistryOptions(new Command('info')))

@@ -81,7 +81,10 @@ Verdict (exit status):
 export function command(): Command {
   const cmd = addRegistryOptions(addSettingsOptions(new Command('verify')))
     .description("Check that a release payload ships the pinned bootimage's OS image (catch bootimage/payload drift).")
-    .requiredOption('--release <image>', 'the release image: a registry reference, oci:DIR[:TAG] or oci-archive:FILE[:TAG]')
+    .requiredOption(
+      '--release <image>',
+      'the release image: a registry reference (docker://REF too), oci:DIR[:TAG], oci-archive:FILE[:TAG], dir:DIR or docker-archive:FILE[:REF]',
+    )
     .option('--pins <file>', 'read the pinned build from this release script (e.g. hack/release.sh)')
     .addOption(new Option('--write <file>', 'old name of --pins').hideHelp())
     .option(

@@ -23,6 +23,8 @@ export interface OptionEntry {
 export interface ArgumentEntry {
   term: string;
   description: string;
+  /** The values to offer: commander's choices (`completion <shell>`), else none. */
+  values: readonly string[];
 }
 
 export interface CommandEntry {
@@ -89,7 +91,9 @@ export function commandTable(cmd: Command, parents: string[] = []): CommandEntry
     usage: help.commandUsage(cmd),
     summary: help.subcommandDescription(cmd),
     description: help.commandDescription(cmd),
-    arguments: help.visibleArguments(cmd).map((a) => ({ term: help.argumentTerm(a), description: help.argumentDescription(a) })),
+    arguments: help
+      .visibleArguments(cmd)
+      .map((a) => ({ term: help.argumentTerm(a), description: help.argumentDescription(a), values: a.argChoices ?? [] })),
     options: help.visibleOptions(cmd).map((o) => optionEntry(o, help)),
     // Listed whether or not this command's help shows them: commander accepts them after the command.
     globalOptions: Object.assign(cmd.createHelp(), { showGlobalOptions: true })

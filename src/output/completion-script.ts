@@ -17,6 +17,8 @@ interface Node {
   commands: { name: string; summary: string }[];
   options: OptionEntry[];
   valued: string[];
+  /** The choices of its arguments (`completion <shell>`: bash, zsh, fish), offered where a subcommand would be. */
+  args: string[];
 }
 
 /** The commands `help` can explain are its parent's (commander's implicit `help [command]`). */
@@ -33,6 +35,7 @@ function nodes(root: CommandEntry): Node[] {
       commands: subs.flatMap((s) => [s.path.at(-1)!, ...s.aliases].map((name) => ({ name, summary: firstLine(s.summary) }))),
       options,
       valued: options.filter((o) => o.takesValue).flatMap(flagsOf),
+      args: c.arguments.flatMap((a) => a.values),
     };
   });
 }
@@ -74,7 +77,7 @@ function bash(table: Node[]): string {
       ),
   );
   return `# Load it with: source <(osimage completion bash)
-${bashCase('_osimage_commands', table, (n) => n.commands.map((c) => c.name))}${bashCase('_osimage_options', table, (n) => n.options.flatMap(flagsOf))}${bashCase('_osimage_valued', table, (n) => n.valued)}_osimage_values() {
+${bashCase('_osimage_commands', table, (n) => n.commands.map((c) => c.name))}${bashCase('_osimage_options', table, (n) => n.options.flatMap(flagsOf))}${bashCase('_osimage_valued', table, (n) => n.valued)}${bashCase('_osimage_args', table, (n) => n.args)}_osimage_values() {
   case "$1|$2" in
 ${valueArms.join('\n')}
     *) REPLY=() ;;
@@ -122,6 +125,7 @@ _osimage() {
     _osimage_options "$cmdpath"
   else
     _osimage_commands "$cmdpath"
+    ((\${#REPLY[@]})) || _osimage_args "$cmdpath"
   fi
   # Nothing to offer (an image, a file, a free value): bash's own completion (complete -o default).
   ((\${#REPLY[@]})) || return 0
@@ -152,12 +156,15 @@ ${assoc(
   '_osimage_valued',
   table.map((n) => [n.key, n.valued]),
 )}${assoc(
+  '_osimage_args',
+  table.map((n) => [n.key, n.args]),
+)}${assoc(
   '_osimage_vals',
   table.flatMap((n) => n.options.flatMap((o) => flagsOf(o).map((f): [string, string[]] => [`${n.key}|${f}`, [...o.values]]))),
 )}
 _osimage() {
   local cmdpath='' w opt='' i=2
-  local -a cmds opts valued vals
+  local -a cmds opts valued vals args
   # The words before the cursor: a subcommand extends the path; an option that takes a value skips it.
   while (( i < CURRENT )); do
     w=\${words[i]}
@@ -185,7 +192,10 @@ _osimage() {
     _describe -t options option opts
   else
     cmds=(\${(f)_osimage_cmds[$cmdpath]})
-    if (( \${#cmds} )); then _describe -t commands command cmds; else _files; fi
+    args=(\${(f)_osimage_args[$cmdpath]})
+    if (( \${#cmds} )); then _describe -t commands command cmds
+    elif (( \${#args} )); then compadd -a args
+    else _files; fi
   fi
 }
 if [[ $zsh_eval_context[-1] == loadautofunc ]]; then
@@ -240,8 +250,8 @@ complete -c osimage -f`);
       if (o.takesValue)
         lines.push(`complete -c osimage ${at} ${flags} ${o.values.length > 0 ? `-x -a ${fq(o.values.join(' '))}` : '-r -F'}`);
     }
-    // A command without subcommands takes images and files.
-    if (n.commands.length === 0) lines.push(`complete -c osimage ${at} -F`);
+    // A command without subcommands takes its arguments' choices, else images and files.
+    if (n.commands.length === 0) lines.push(`complete -c osimage ${at} ${n.args.length > 0 ? `-a ${fq(n.args.join(' '))}` : '-F'}`);
   }
   return `${lines.join('\n')}\n`;
 }

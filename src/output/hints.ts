@@ -6,15 +6,20 @@
 import { FetchError } from '../errors.js';
 import { networkFailure } from '../http/network.js';
 import { UnauthorizedError, UnreachableRegistryError } from '../registry/errors.js';
-import { DEFAULT_BASE_URL, LEGACY_BASE_URL, LEGACY_CHANNELS } from '../rhcos/defaults.js';
+import { DEFAULT_BASE_URL, EXAMPLE_CHANNEL, LEGACY_BASE_URL, LEGACY_CHANNELS } from '../rhcos/defaults.js';
 
 const under = (url: string, base: string) => url === base || url.startsWith(`${base}/`);
+/** Where the public mirror keeps the per-release channels (`rhcos-4.12`) that predate its prod streams. */
+const MIRROR_RELEASES_URL = 'https://rhcos.mirror.openshift.com/art/storage/releases';
 
 /** The one hint for `err`, or undefined when there is nothing useful to add. */
 export function hintFor(err: unknown): string | undefined {
   if (err instanceof UnreachableRegistryError) return registryHint(err);
   if (err instanceof UnauthorizedError) return credentialsHint(err);
   // The release browser: only a built-in one gets a hint (a URL the user gave is theirs to fix).
+  if (err instanceof FetchError && err.status === 404 && under(err.url, DEFAULT_BASE_URL) && err.url.endsWith('/builds.json')) {
+    return missingStreamHint(err.url.slice(DEFAULT_BASE_URL.length + 1, -'/builds.json'.length));
+  }
   if (err instanceof FetchError && err.code === 'network' && networkFailure(err) !== undefined) {
     if (under(err.url, DEFAULT_BASE_URL)) {
       return (
@@ -30,6 +35,17 @@ export function hintFor(err: unknown): string | undefined {
     }
   }
   return undefined;
+}
+
+/** A channel the default mirror lacks: a typo of a stream's name, or a channel that lives on another release browser. */
+function missingStreamHint(channel: string): string {
+  if (/^rhcos-\d/.test(channel)) {
+    return (
+      `channel ${channel} is not one of the public RHCOS mirror's streams (named like ${EXAMPLE_CHANNEL}): ` +
+      `the rhcos-4.N channels are on ${MIRROR_RELEASES_URL} (give it as --base-url)`
+    );
+  }
+  return `the public RHCOS mirror ${DEFAULT_BASE_URL} has no stream ${channel}: its streams are named like ${EXAMPLE_CHANNEL} or rhel-10.2/builds`;
 }
 
 /** Who the registry refused, or that no credentials were found for it, and where they are looked for. */

@@ -103,6 +103,21 @@ describe('help shows examples and names only what an installed copy has', () => 
   });
 });
 
+// release verify-signatures says which images it can check itself (signatures are made for registry digests).
+const readsImages = (p: Page) => /\n(IMAGE is|OLD and NEW are)|--release <image>/.test(p.help) && !p.path.includes('verify-signatures');
+
+describe('help names every transport an image argument takes', () => {
+  it.each(all.filter(readsImages).map((p) => [title(p), p] as const))('%s', (_t, p) => {
+    for (const transport of ['docker://', 'oci:', 'oci-archive:', 'dir:', 'docker-archive:']) expect(p.help).toContain(transport);
+  });
+});
+
+describe('help names the aliases it hides', () => {
+  it.each(all.filter((p) => p.help.includes('--registry-config')).map((p) => [title(p), p] as const))('%s: --authfile', (_t, p) => {
+    expect(p.help).toContain('--authfile');
+  });
+});
+
 describe("help and usage errors in oc's words", () => {
   it('`osimage help A B` is the help of `A B`', async () => {
     for (const path of [['payload', 'write'], ['release', 'info'], ['release'], ['cache', 'prune']]) {
@@ -118,6 +133,8 @@ describe("help and usage errors in oc's words", () => {
     [['resolve', '-o', 'yaml'], "error: option '-o, --output <format>' argument 'yaml' is invalid.", 'osimage resolve'],
     [['payload', 'write'], "error: required option '--dir <dir>' not specified", 'osimage payload write'],
     [['release', 'info', '--bogus', 'x'], 'error: unknown flag: --bogus', 'osimage release info'],
+    [['help', 'bogus'], "error: unknown command 'bogus'", 'osimage'],
+    [['help', 'release', 'bogus'], "error: unknown command 'bogus'", 'osimage release'],
   ])('%j: the error, then See … for usage, exit 2', async (args, first, command) => {
     const r = await osimage(args);
     expect(r.exitCode).toBe(2);

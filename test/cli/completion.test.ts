@@ -61,6 +61,9 @@ describe('osimage completion bash, in a real bash', () => {
     const resolve = (await (await COMMANDS.resolve!.load()).command()).options.find((o) => o.long === '--output');
     expect(await complete('osimage resolve -o ')).toEqual(resolve?.argChoices);
     expect(await complete('osimage version --output ')).toEqual(['text', 'json']);
+    // An argument's choices, as the option's: the shells.
+    expect(await complete('osimage completion ')).toEqual(['bash', 'zsh', 'fish']);
+    expect(await complete('osimage completion z')).toEqual(['zsh']);
   });
 
   it('osimage <TAB> gives every command of the table, and help', async () => {
@@ -123,6 +126,7 @@ describe('osimage completion fish, in a real fish (complete -C)', () => {
     expect((await fish('osimage release info -o ')).sort()).toEqual([...OUTPUT_FORMATS].sort());
     expect(await fish('osimage release info --pull')).toEqual(['--pullspecs']);
     expect(await fish('osimage -v 6 release in')).toEqual(['info']);
+    expect((await fish('osimage completion ')).sort()).toEqual(['bash', 'fish', 'zsh']);
   });
 });
 
@@ -153,6 +157,7 @@ describe('osimage completion zsh, its function in a real zsh', () => {
     expect(await zsh('osimage release info --output=js')).toEqual([...OUTPUT_FORMATS]);
     expect(await zsh('osimage -v 6 release in')).toContain('verify-signatures');
     expect(await zsh('osimage release info ')).toEqual(['FILES']);
+    expect(await zsh('osimage completion ')).toEqual(['bash', 'zsh', 'fish']);
   });
 });
 

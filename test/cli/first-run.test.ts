@@ -79,6 +79,19 @@ describe('first run: the default release browser', () => {
     expect(lines(fromEnv.stderr)).toHaveLength(1);
   });
 
+  test("a channel the default mirror lacks (404): the hint names the mirror's stream names, or where rhcos-4.N channels are", () => {
+    const missing = (channel: string) =>
+      new FetchError('incorrect HTTP response (404 Not Found)', `${UNREACHABLE_DEFAULT}/${channel}/builds.json`, 404);
+    expect(hintFor(missing('4.16'))).toBe(
+      `the public RHCOS mirror ${UNREACHABLE_DEFAULT} has no stream 4.16: its streams are named like 4.16-9.4/builds or rhel-10.2/builds`,
+    );
+    expect(hintFor(missing('rhcos-4.12'))).toBe(
+      `channel rhcos-4.12 is not one of the public RHCOS mirror's streams (named like 4.16-9.4/builds): the rhcos-4.N channels are on https://rhcos.mirror.openshift.com/art/storage/releases (give it as --base-url)`,
+    );
+    // A base URL the user gave is theirs: no hint.
+    expect(hintFor(new FetchError('incorrect HTTP response (404 Not Found)', 'http://127.0.0.1:9/4.16/builds.json', 404))).toBeUndefined();
+  });
+
   test('no hint names a file an installed copy lacks', () => {
     const network = (url: string) =>
       new FetchError(`request to ${url} failed`, url, undefined, Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }), 'network');
