@@ -1,6 +1,8 @@
 import { readFileSync, unlinkSync } from 'node:fs';
 import { open, readFile, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { OsimageError, describe } from '../errors.js';
+import { isMissing, noSuchFile } from '../files/read.js';
 import { realPathOf } from '../files/real-path.js';
 import { LockError } from './errors.js';
 
@@ -40,6 +42,8 @@ export async function acquireLock(file: string): Promise<() => Promise<void>> {
       await fh.close();
     }
   } catch (err) {
+    // The script's folder is not there: the same words as writing the script would give.
+    if (isMissing(err)) throw noSuchFile(dirname(file), { kind: 'directory', cause: err });
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new OsimageError(`cannot create lock ${path}: ${describe(err)}`);
     const content = await readFile(path, 'utf8').catch(() => '');
     const pid = /^\s*(\d+)\s*$/.test(content) ? Number(content.trim()) : undefined;

@@ -90,3 +90,14 @@ describe('the promotion lock follows symlinks to the real file', () => {
     expect(tested).toBe(false);
   });
 });
+
+describe('a script in a folder that is not there', () => {
+  it('is refused in the words writing it would give, naming the folder', async () => {
+    const file = join(dir, 'hack', 'release.sh');
+    const err = await acquireLock(file).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((err as Error).message).toBe(`${join(dir, 'hack')}: no such directory`);
+  });
+});
