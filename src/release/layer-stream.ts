@@ -21,6 +21,10 @@ async function peek(stream: Readable, n: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let have = 0;
   await new Promise<void>((resolve, reject) => {
+    if (stream.errored) {
+      reject(stream.errored);
+      return;
+    }
     const cleanup = () => {
       stream.off('readable', onReadable);
       stream.off('end', onEnd);
@@ -69,6 +73,18 @@ function sniff(head: Buffer, what: string): Decoder {
   return 'tar';
 }
 
+/**
+ * Request a layer's blob before it is read (a prefetch while the layer above is read). A failure is reported when
+ * readLayer reaches it, not before: a rejected request is kept in the promise, and an error the stream meets while
+ * nobody reads it (a short blob that ends and fails its digest check meanwhile) is kept on the stream (`errored`)
+ * instead of going unhandled.
+ */
+export function requestLayer(source: ImageSource, desc: Descriptor): Promise<Readable> {
+  const p = source.blob(desc).then((stream) => stream.on('error', () => undefined));
+  p.catch(() => undefined);
+  return p;
+}
+
 // biome-ignore lint/suspicious/noConfusingVoidType: a callback may return nothing
 export type EntryAction = 'stop' | void;
 
@@ -101,6 +117,12 @@ export async function readLayer(
   const raw = await (opened.raw ?? source.blob(desc));
   let rawEnded = false;
   raw.once('end', () => (rawEnded = true));
+  // Listened to from the start: a short blob can end, and fail its digest check, while we still wait for its head.
+  let rawError: unknown;
+  let onRawError = (err: unknown) => {
+    rawError ??= err;
+  };
+  raw.on('error', (err) => onRawError(err));
   let head: Buffer;
   try {
     head = await peek(raw, 6);
@@ -137,7 +159,11 @@ export async function readLayer(
         resolve({ stopped: stopping });
       }
     };
-    raw.on('error', (err) => fail(err, 'cannot read'));
+    onRawError = (err) => fail(err, 'cannot read');
+    if (rawError !== undefined) {
+      fail(rawError, 'cannot read');
+      return;
+    }
     raw.on('end', () => setImmediate(maybeDone));
     gunzip?.on('error', (err) => {
       if (!stopping) fail(err, 'cannot decompress');

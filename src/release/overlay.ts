@@ -8,7 +8,7 @@ import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
 import { OsimageError } from '../errors.js';
 import type { Descriptor, ImageManifest, ImageSource } from '../registry/types.js';
-import { readLayer } from './layer-stream.js';
+import { readLayer, requestLayer } from './layer-stream.js';
 import type { Header } from 'tar-stream';
 
 const WHITEOUT = '.wh.';
@@ -343,9 +343,7 @@ export async function walkLayers(source: ImageSource, manifest: ImageManifest, o
       if (ahead || below < 0 || total < prefetchAfter) return;
       const d = manifest.layers[below]!;
       opts.onPrefetch?.(below, d);
-      const p = source.blob(d);
-      p.catch(() => undefined); // reported when the walk reaches the layer, not before
-      ahead = { layer: below, raw: p };
+      ahead = { layer: below, raw: requestLayer(source, d) };
     };
     await readLayer(
       source,
