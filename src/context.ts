@@ -18,20 +18,42 @@ export interface Io {
 }
 
 const storage = new AsyncLocalStorage<Io>();
+/**
+ * The run on the process's own streams and environment (bin/osimage's), kept here rather than in `storage`:
+ * Node 20's AsyncLocalStorage installs promise hooks the first time it runs anything, and they then cost every
+ * promise and every async resource of the process (about a tenth of a release query's CPU time). Such a run
+ * needs nothing told apart from other runs, so the hooks are left off; runs with their own Io (tests) use storage.
+ */
+let processRun: Io | undefined;
+const current = (): Io | undefined => storage.getStore() ?? processRun;
 
 /** The current run's streams, environment and folder (the process's own outside a run). */
 export function io(): Io {
-  return storage.getStore() ?? { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  return current() ?? { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }
 
 /** The current run's environment. */
 export function env(): NodeJS.ProcessEnv {
-  return storage.getStore()?.env ?? process.env;
+  return current()?.env ?? process.env;
 }
 
 /** Run `fn` with `value` as the current run's Io. */
 export function withIo<T>(value: Io, fn: () => T): T {
-  return storage.run(value, fn);
+  const own = value.stdout === process.stdout && value.stderr === process.stderr && value.env === process.env;
+  if (!own || current() !== undefined) return storage.run(value, fn);
+  processRun = value;
+  const end = () => {
+    if (processRun === value) processRun = undefined;
+  };
+  try {
+    const result = fn();
+    if (result instanceof Promise) return result.finally(end) as T;
+    end();
+    return result;
+  } catch (err) {
+    end();
+    throw err;
+  }
 }
 
 const exitCodes = new WeakMap<Io, number>();
@@ -43,7 +65,7 @@ const exitCodes = new WeakMap<Io, number>();
  * `main` returns, and the launcher exits with `process.exitCode`.
  */
 export function setExitCode(code: number): void {
-  const store = storage.getStore();
+  const store = current();
   if (store) exitCodes.set(store, code);
   if (!store || store.stdout === process.stdout || store.stderr === process.stderr) process.exitCode = code;
 }
