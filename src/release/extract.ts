@@ -3,11 +3,12 @@
  * For `--to`, files are streamed into a staging folder inside DIR as the layers are read (memory stays flat),
  * then everything is checked (names, files another entry needs as folders, symlinks followed through the
  * image's own links and what DIR already holds) before anything is moved into place; on a refusal DIR is left
- * as it was. The staged files are flushed together, not one fsync after another, and each folder once.
+ * as it was. Each staged file is written, given its time and flushed through one open handle, many at once
+ * (not one fsync after another); each folder is flushed once after the renames.
  * Each file (and symlink) gets the modification time of its tar entry, as oc's extraction gives it, not the time
  * of the run: a second extraction of the same release leaves the times as they were.
  */
-import { chmod, copyFile, lstat, lutimes, mkdir, mkdtemp, realpath, rm, unlink, utimes, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, lstat, lutimes, mkdir, mkdtemp, open, realpath, rm, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { OsimageError, describe } from '../errors.js';
 import { placeStaged, symlinkAtomic, syncMany } from '../files/atomic.js';
@@ -86,14 +87,16 @@ const STAGE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Writes new files into the staging folder without waiting for each one: at most STAGE_PARALLEL writes or
- * STAGE_BYTES in flight. The first failure is thrown by the next call, or by `done`.
+ * STAGE_BYTES in flight. Each file is created, filled, given `mtime` and flushed to disk through one handle
+ * (the flushes of many files overlap, and the layers' reading goes on meanwhile). The first failure is thrown
+ * by the next call, or by `done`.
  */
 class Stager {
   private readonly pending = new Map<string, Promise<void>>();
   private bytes = 0;
   private failure: unknown;
 
-  async write(what: string, tmp: string, data: Buffer, copyOf?: string): Promise<void> {
+  async write(what: string, tmp: string, data: Buffer, copyOf?: string, mtime?: Date): Promise<void> {
     while (this.pending.size >= STAGE_PARALLEL || (this.bytes > STAGE_BYTES && this.pending.size > 0)) {
       await Promise.race(this.pending.values());
     }
@@ -104,7 +107,14 @@ class Stager {
     const p = (async () => {
       await earlier;
       if (copyOf !== undefined) await copyFile(copyOf, tmp);
-      else await writeFile(tmp, data, { flag: 'wx', mode: 0o600 });
+      const fh = await open(tmp, copyOf !== undefined ? 'r+' : 'wx', 0o600);
+      try {
+        if (copyOf === undefined) await fh.writeFile(data);
+        if (mtime) await fh.utimes(mtime, mtime);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
     })()
       .catch((err: unknown) => {
         this.failure ??= new OsimageError(`cannot write ${what}: ${describe(err)}`);
@@ -133,7 +143,9 @@ interface Staged extends PlannedEntry {
 export async function extractTree(source: ImageSource, dir: string, opts: ExtractOptions = {}): Promise<ExtractedTree> {
   const image = await resolveImage(source, opts.filterByOs);
   const manifest = image.manifest.parsed;
-  const config = await readImageConfig(source, manifest.config);
+  // The config is asked for alongside the layers; a failure is reported once the walk is over.
+  const configRead = readImageConfig(source, manifest.config);
+  configRead.catch(() => undefined);
   const root = resolve(dir);
   const refuse = (name: string, why: string) =>
     new OsimageError(`refusing to extract ${name} from ${source.name}: ${why} (it would be written outside ${dir})`);
@@ -175,6 +187,7 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
             e.tmp,
             f.data,
             f.linkOf !== undefined ? stagedOf.get(f.linkOf) : undefined,
+            f.mtime,
           );
           stagedOf.set(f.path, e.tmp);
         }
@@ -182,11 +195,10 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
       },
     });
 
+    // The staged copies have the layer's times (a rename keeps them, so each file appears with its time) and are on disk.
     await stager.done();
-    // The layer's times, set on the staged copies: a rename keeps them, so each file appears with its time.
-    await forEachLimit(entries, STAGE_PARALLEL, async (e) => {
-      if (e.tmp && e.mtime) await utimes(e.tmp, e.mtime, e.mtime);
-    });
+    // Before anything is moved into DIR: an unreadable config leaves DIR as it was.
+    const config = await configRead;
     // Everything is known: check it all before the first file is moved into DIR.
     const conflict = folderConflict(entries);
     if (conflict)
@@ -205,7 +217,6 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
         if (why) throw refuse(entryName(e.path), why);
       }
     });
-    await syncMany(entries.flatMap((e) => (e.tmp ? [e.tmp] : [])));
 
     moving = true;
     const ordered = [...entries.filter((e) => e.type === 'file'), ...entries.filter((e) => e.type === 'symlink')];
@@ -213,11 +224,11 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
     for (const e of ordered) await parents(root, realRoot, dirname(e.path), (why) => refuse(entryName(e.path), why), made, true);
     const place = async (e: Staged) => {
       const target = join(root, ...e.path.split('/'));
-      const existing = await lstat(target).catch(() => undefined);
       if (e.tmp) {
+        // A rename replaces a file or a symlink there as it is: only a symlink's own creation needs to look first.
         await placeStaged(e.tmp, target, { mode: FILE_MODE, forceMode: true });
       } else {
-        if (existing?.isSymbolicLink()) await unlink(target);
+        if ((await lstat(target).catch(() => undefined))?.isSymbolicLink()) await unlink(target);
         await symlinkAtomic(target, e.linkname ?? '');
         if (e.mtime) await lutimes(target, e.mtime, e.mtime).catch(() => undefined);
       }

@@ -45,3 +45,19 @@ test("extract --to writes every file 0640 (replaced ones too) and the image's fo
   expect(await modeOf(join(dir, 'sub', 'nested.yaml'))).toBe(0o640);
   expect(await modeOf(join(dir, 'keep'))).toBe(0o600);
 });
+
+test("extract --to gives each file its tar entry's time, a hard link's copy too, as oc's extraction does", async () => {
+  const at = new Date('2023-05-24T13:41:35Z');
+  const extra = [
+    { name: 'release-manifests/0000_60_dated.yaml', data: 'd: 1\n', mtime: at },
+    { name: 'release-manifests/0000_61_linked.yaml', type: 'link' as const, linkname: 'release-manifests/0000_60_dated.yaml', mtime: at },
+  ];
+  const ref = await layout(tmp.dir, 'times', [entry(await image([{ entries: releaseEntries({ extra }) }]))]);
+  const dir = join(tmp.dir, 'times-out');
+  const r = await osimage(['release', 'extract', ref, '--to', dir]);
+  expect(r.stderr).toBe('');
+  expect(r.exitCode).toBe(0);
+  expect((await stat(join(dir, '0000_60_dated.yaml'))).mtime.toISOString()).toBe(at.toISOString());
+  const linked = await stat(join(dir, '0000_61_linked.yaml'));
+  expect([linked.mtime.toISOString(), linked.size, linked.mode & 0o7777]).toEqual([at.toISOString(), 5, 0o640]);
+});
