@@ -78,6 +78,9 @@ export function verifySignaturesCommand(): Command {
     )
     .action(async (image: string, o: VerifySignaturesOptions) => {
       if (o.identity === '') throw new UsageError('--identity: the reference is empty');
+      // A signature vouches for a digest: content let through unverified would be checked under a digest it is not.
+      if (o.skipVerification)
+        throw new UsageError('--skip-verification cannot be used with verify-signatures: the digest signed must be the content read');
       if (o.osKey.length > 0 && !o.osImages) throw new UsageError('--os-key requires --os-images');
       const stores = o.store.map((url) => {
         try {

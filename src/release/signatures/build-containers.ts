@@ -13,7 +13,7 @@ import type { BuildRef } from '../../rhcos/os-image.js';
 import { type OpenImage, sigstoreSignaturesOf } from './check-sigstore.js';
 import type { IdentityRule } from './identity.js';
 import type { SignatureEntry } from './report.js';
-import { readPublicKey } from './sigstore.js';
+import { hasRegistryName, readPublicKey } from './sigstore.js';
 
 export interface ContainerSignatures {
   key: ContainerKey;
@@ -63,6 +63,18 @@ export async function checkBuildContainers(build: BuildRef, opts: BuildContainer
     const digest = image.includes('@') ? image.slice(image.lastIndexOf('@') + 1) : undefined;
     if (digest === undefined) {
       out.push({ key, image, digest: '', met: false, problem: `${build.metaUrl} names no digest for it`, signatures: [] });
+      continue;
+    }
+    // meta.json is not trusted: a container is a registry image, never a local path for osimage to open.
+    if (!hasRegistryName(image) || image.startsWith('file://')) {
+      out.push({
+        key,
+        image,
+        digest,
+        met: false,
+        problem: `${build.metaUrl} names ${image}, which is not a registry image`,
+        signatures: [],
+      });
       continue;
     }
     const identity = opts.identity ? { ...opts.identity, image } : undefined;

@@ -90,8 +90,7 @@ export async function checkGpg(
         throw err;
       }
       entry.verdict = 'valid';
-      const ring = gpg.keyrings.find((k) => k.name === verified.keyring);
-      if (ring) ring.signed = true;
+      for (const ring of gpg.keyrings) if (ring.name === verified.keyring || verified.alsoKeyrings.includes(ring.name)) ring.signed = true;
     } catch (err) {
       entry.verdict = 'invalid';
       entry.reason = describe(err);

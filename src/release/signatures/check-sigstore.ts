@@ -8,7 +8,7 @@ import { containerKeyForTag } from '../../oci/os-tags.js';
 import type { ImageSource } from '../../registry/types.js';
 import { type IdentityCheck, type OsImageSignatures, type SignatureEntry, type SignatureReport, checkClaim, withClaim } from './report.js';
 import type { SignedClaim } from './simple-signing.js';
-import { type PublicKeyFile, keyThatSigned, readSigstoreSignatures, signatureRef } from './sigstore.js';
+import { hasRegistryName, type PublicKeyFile, keyThatSigned, readSigstoreSignatures, signatureRef } from './sigstore.js';
 import type { PayloadParts } from './verifier-config.js';
 
 export type OpenImage = (ref: string) => Promise<ImageSource>;
@@ -125,6 +125,11 @@ export async function checkOsImages(
     out.push(entry);
     if (!image) {
       entry.problem = `the tag ${t.name} names no image`;
+      continue;
+    }
+    // The pull spec is the payload's: a cluster pulls it from a registry, and osimage opens no local path for it.
+    if (!hasRegistryName(image) || image.startsWith('file://')) {
+      entry.problem = `the tag ${t.name} names ${image}, which is not a registry image`;
       continue;
     }
     try {

@@ -8,9 +8,14 @@
  * - `cosign`: the sigstore kind, read as containers/image reads it (internal/signature, sigstore payload): type
  *   `cosign container image signature`; `critical` and `optional` both present, `critical` with exactly its
  *   three fields; `optional` may be null and may carry other fields (cosign's annotations go there).
+ *
+ * In both, a key given twice in one object is refused (containers/image refuses it; JSON.parse would keep the last).
  */
 import { OsimageError } from '../../errors.js';
 import { isJsonObject, tooDeep, tooDeepMessage } from '../../json.js';
+import { lazyRequire } from '../../lazy.js';
+
+const yaml = lazyRequire<typeof import('yaml')>('yaml');
 
 export type ClaimFormat = 'atomic' | 'cosign';
 
@@ -67,6 +72,31 @@ function timestamp(v: unknown, format: ClaimFormat): number | undefined {
   return Math.trunc(v);
 }
 
+/**
+ * A key given twice in one object, which JSON.parse (and Go's encoding/json) settle by taking the last, but
+ * containers/image refuses: a claim read one way by us and another by a consumer is refused. The text is read
+ * again as YAML (JSON is YAML), whose map nodes keep every key; `where` names the object.
+ */
+function duplicateKey(node: unknown, where: string): string | undefined {
+  const { isMap, isScalar, isSeq } = yaml();
+  if (isSeq(node)) {
+    for (const item of node.items) {
+      const inner = duplicateKey(item, where);
+      if (inner !== undefined) return inner;
+    }
+  }
+  if (!isMap(node)) return undefined;
+  const seen = new Set<unknown>();
+  for (const pair of node.items) {
+    const key = isScalar(pair.key) ? pair.key.value : pair.key;
+    if (seen.has(key)) return `the signed claim has the key "${String(key)}" twice in ${where}`;
+    seen.add(key);
+    const inner = duplicateKey(pair.value, where === 'the signed claim' ? String(key) : `${where}.${String(key)}`);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
 function parse(bytes: Buffer, format: ClaimFormat): SignedClaim {
   let doc: unknown;
   try {
@@ -76,6 +106,8 @@ function parse(bytes: Buffer, format: ClaimFormat): SignedClaim {
   }
   const deep = tooDeep(doc, 8);
   if (deep !== undefined) fail(`the signed claim ${tooDeepMessage(deep, 8)}`);
+  const twice = duplicateKey(yaml().parseDocument(bytes.toString('utf8'), { uniqueKeys: false }).contents, 'the signed claim');
+  if (twice !== undefined) fail(twice);
   const strict = format === 'cosign';
   const top = object(doc, 'the signed claim', false)!;
   checkFields(top, 'the signed claim', ['critical', 'optional'], strict);

@@ -3,7 +3,7 @@
  * NewFromManifests): the first ConfigMap of release-manifests/, in file name order (then document order),
  * annotated `release.openshift.io/verification-config-map`. Its data keys `verifier-public-key-*` are keyrings,
  * every one of which must sign; `store-*` are the stores to read signatures from. Other keys are ignored. Only
- * files that mention the annotation are parsed.
+ * top-level files that name the annotation (through escapes too) are parsed.
  */
 import { posix } from 'node:path';
 import { OsimageError, describe } from '../../errors.js';
@@ -20,6 +20,7 @@ export const STORE_PREFIX = 'store-';
 
 const MANIFEST_EXT = new Set(['.yaml', '.yml', '.json']);
 const IMAGE_REFERENCES = 'image-references';
+const BACKSLASH = 0x5c;
 
 export interface VerifierConfig {
   /** `the config map NAMESPACE/NAME` (the operator's words), with the file it is in. */
@@ -54,7 +55,11 @@ export async function readPayloadParts(source: ImageSource, opts: { filterByOs?:
     onFile: (f) => {
       if (f.type !== 'file') return;
       if (f.path === IMAGE_REFERENCES) parts.imageReferences = f.data;
-      if (!MANIFEST_EXT.has(posix.extname(f.path)) || !f.data.includes(needle)) return;
+      // The operator loads the top-level files only, and decodes them before looking: a JSON or YAML escape
+      // (`\/`, `\u0076`) can spell the annotation without its bytes.
+      if (f.path.includes('/') || !MANIFEST_EXT.has(posix.extname(f.path))) return;
+      if (!f.data.includes(needle) && !(f.data.includes(BACKSLASH) && unescaped(f.data.toString('utf8')).includes(VERIFIER_ANNOTATION)))
+        return;
       const config = firstInFile(f.path, f.data);
       if (config) found.push(config);
     },
@@ -62,6 +67,20 @@ export async function readPayloadParts(source: ImageSource, opts: { filterByOs?:
   found.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   if (found[0]) parts.verifier = found[0];
   return parts;
+}
+
+/**
+ * The text with every backslash escape a JSON or YAML double-quoted string may hold decoded, loosely (an escaped
+ * line break joins the lines; an unknown escape is its character): only to tell whether a file can name the
+ * annotation, since parsing every manifest with a backslash (most CRDs) would cost seconds.
+ */
+function unescaped(text: string): string {
+  return text.replace(/\\(?:\r?\n[ \t]*|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|U([0-9a-fA-F]{8})|([\s\S]))/g, (_m, u, x, big, c) => {
+    const hex = (u ?? x ?? big) as string | undefined;
+    if (hex === undefined) return (c as string | undefined) ?? '';
+    const cp = Number.parseInt(hex, 16);
+    return cp <= 0x10ffff ? String.fromCodePoint(cp) : '';
+  });
 }
 
 function firstInFile(file: string, data: Buffer): VerifierConfig | undefined {

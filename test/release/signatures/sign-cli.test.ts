@@ -162,7 +162,7 @@ describe.runIf(HAVE_GPG)('release new --gpg-sign', () => {
     env = { ...process.env, GNUPGHOME: home } as Record<string, string>;
     await execa(
       'gpg',
-      ['--batch', '--passphrase', '', '--quick-gen-key', 'Osimage Signer <signer@example.com>', 'ed25519', 'sign', 'never'],
+      ['--batch', '--passphrase', '', '--quick-gen-key', 'Osimage Signer <signer@example.com>', 'nistp256', 'sign', 'never'],
       { env },
     );
     fpr = /^fpr:+([0-9A-F]{40}):/m.exec((await execa('gpg', ['--list-keys', '--with-colons'], { env })).stdout)![1]!;

@@ -28,7 +28,7 @@ describe.runIf(HAVE_TOOLS)('release verify-signatures: what skopeo standalone-si
     const home = join(tmp.dir, 'gnupg');
     await mkdir(home, { mode: 0o700 });
     env = { ...process.env, GNUPGHOME: home } as Record<string, string>;
-    await execa('gpg', ['--batch', '--passphrase', '', '--quick-gen-key', 'Osimage Test <test@example.com>', 'ed25519', 'sign', 'never'], {
+    await execa('gpg', ['--batch', '--passphrase', '', '--quick-gen-key', 'Osimage Test <test@example.com>', 'nistp256', 'sign', 'never'], {
       env,
     });
     const listed = await execa('gpg', ['--list-keys', '--with-colons'], { env });

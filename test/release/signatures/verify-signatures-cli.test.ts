@@ -36,8 +36,10 @@ let ec: { priv: KeyObject; pubFile: string };
 let rsa: { priv: KeyObject; pubFile: string };
 
 async function gpgKey(name: string) {
+  // NIST P-256 ECDSA: the operator's OpenPGP library (golang.org/x/crypto/openpgp) reads no EdDSA key.
   const { privateKey, publicKey } = await openpgp.generateKey({
     type: 'ecc',
+    curve: 'nistP256',
     userIDs: [{ name, email: `${name}@example.com` }],
     format: 'object',
   });
@@ -339,6 +341,7 @@ describe('release verify-signatures: bad input is refused, never a pass', () => 
     const made = new Date(Date.now() - 3600_000);
     const { privateKey, publicKey } = await openpgp.generateKey({
       type: 'ecc',
+      curve: 'nistP256',
       userIDs: [{ name: 'old' }],
       format: 'object',
       date: made,
