@@ -153,6 +153,7 @@ export async function writeGpgSignature(
     const why = stderr ? Buffer.from(stderr).toString('utf8').trim().split('\n').at(-1) : describe(err);
     throw new OsimageError(`gpg could not sign with key ${opts.keyId}: ${why}`, { cause: err });
   }
+  await checkClusterCanVerify(signed, opts, execa);
   const file = join(folder, `signature-${n}`);
   try {
     await mkdir(folder, { recursive: true });
@@ -161,6 +162,33 @@ export async function writeGpgSignature(
     throw new OsimageError(`cannot write the signature ${file}: ${describe(err)}`, { cause: err });
   }
   return file;
+}
+
+/**
+ * gpg signs with whatever key it holds (GnuPG 2.4 makes Ed25519 keys by default), and the cluster-version operator's
+ * OpenPGP library reads RSA, DSA and NIST ECDSA only: the signature is checked here as verify-signatures checks it,
+ * against the key gpg exports, so a signature no cluster can verify is never written.
+ */
+async function checkClusterCanVerify(signed: Buffer, opts: GpgSignOptions, execa: typeof import('execa').execa): Promise<void> {
+  const name = `gpg key ${opts.keyId}`;
+  let exported: Buffer;
+  try {
+    const r = await execa('gpg', ['--batch', '--no-tty', '--export', opts.keyId], {
+      encoding: 'buffer',
+      ...(opts.env ? { env: opts.env, extendEnv: false } : {}),
+    });
+    exported = Buffer.from(r.stdout);
+  } catch (err) {
+    throw new OsimageError(`gpg could not export the public key of ${opts.keyId}: ${describe(err)}`, { cause: err });
+  }
+  const { readKeyring, verifyGpgSignature } = await import('./gpg.js');
+  try {
+    await verifyGpgSignature(signed, [await readKeyring(name, exported)], `the signature gpg made with ${name}`);
+  } catch (err) {
+    throw new OsimageError(`refusing to write a signature a cluster cannot verify: ${err instanceof Error ? err.message : describe(err)}`, {
+      cause: err,
+    });
+  }
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -207,4 +207,22 @@ describe.runIf(HAVE_GPG)('release new --gpg-sign', () => {
     });
     expect(again.stderr).toContain(join(dir, digest.replace(':', '='), 'signature-2'));
   });
+
+  test('a key the operator cannot read (Ed25519, GnuPG 2.4 default) is refused, and no signature is written', async () => {
+    await execa('gpg', ['--batch', '--passphrase', '', '--quick-gen-key', 'Osimage Ed <ed@example.com>', 'ed25519', 'sign', 'never'], {
+      env,
+    });
+    const listed = (await execa('gpg', ['--list-keys', '--with-colons', 'ed@example.com'], { env })).stdout;
+    const ed = /^fpr:+([0-9A-F]{40}):/m.exec(listed)![1]!;
+    const dir = file('sigs-ed');
+    const r = await osimage(
+      [...newArgs('4.99.9'), '--to-image', `${reg!.host}/ocp/release:4.99.9`, '--gpg-sign', ed, '--signature-dir', dir],
+      {
+        env: { GNUPGHOME: env.GNUPGHOME },
+      },
+    );
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^error: refusing to write a signature a cluster cannot verify: .*eddsa/im);
+    expect(existsSync(dir)).toBe(false);
+  });
 });
