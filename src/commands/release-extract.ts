@@ -12,13 +12,11 @@ import { addRegistryOptions, type RegistryOptionValues } from './registry-option
 import { createdString, loadReleaseInfo } from '../release/info.js';
 import { escapeText } from '../output/escape.js';
 import { out, outRaw, errRaw, warn } from '../output/terminal.js';
-import { extractFile, extractTree } from '../release/extract.js';
 import { parseReference } from '../registry/reference.js';
 import type { ImageConfig } from '../registry/types.js';
-import { readMirrorFile, type MirrorFileKind } from '../registry/mirrors.js';
+import type { MirrorFileKind } from '../registry/mirrors.js';
 import { setExitCode } from '../context.js';
 import { json } from '../output/format.js';
-import { extractJson } from '../output/extract-view.js';
 import { parseIntFlag } from './release-info-flags.js';
 
 interface ExtractOptions extends RegistryOptionValues {
@@ -101,7 +99,7 @@ export function extractCommand(): Command {
       const mirrorFlag: [MirrorFileKind, string] | undefined =
         o.icspFile !== undefined ? ['icsp', o.icspFile] : o.idmsFile !== undefined ? ['idms', o.idmsFile] : undefined;
       if (mirrorFlag) {
-        o.mirrors = await readMirrorFile(mirrorFlag[1], mirrorFlag[0]);
+        o.mirrors = await (await import('../registry/mirrors.js')).readMirrorFile(mirrorFlag[1], mirrorFlag[0]);
         if (!isDigestReference(image)) {
           warn(
             mirrorFlag[0] === 'icsp'
@@ -115,13 +113,15 @@ export function extractCommand(): Command {
       if (o.credentialsRequests) return credentialsMode(image, o);
       if (o.file !== undefined && o.file !== '') {
         const name = o.file;
+        const { extractFile } = await import('../release/extract.js');
         const { file } = await readImages(o, async (open) => extractFile(await open(image), name, filterOf(o)));
         if (!file) throw new OsimageError(`image did not contain ${name}`);
         outRaw(file.data);
         return;
       }
+      const { extractTree } = await import('../release/extract.js');
       const tree = await readImages(o, async (open) => extractTree(await open(image), o.to, filterOf(o)));
-      out(o.output === 'json' ? json(extractJson(image, 'manifests', tree, o.to, tree.files)) : extractedLine(image, tree));
+      out(o.output === 'json' ? json(await extractJson(image, 'manifests', tree, o.to, tree.files)) : extractedLine(image, tree));
     });
 }
 
@@ -133,8 +133,11 @@ async function validate(o: ExtractOptions): Promise<void> {
   if (o.output === 'commit' && !given(o.git)) throw new UsageError('--output is only supported with --git');
   if (o.output === 'json' && given(o.file))
     throw new UsageError("--output json cannot be used with --file: the file's bytes are the output");
-  const { checkCloud } = await import('../release/credentials-requests.js');
-  checkCloud(o.cloud, o.credentialsRequests === true);
+  // The credentials-requests module (and the YAML parser it loads) only when --cloud needs checking.
+  if (o.cloud !== undefined && o.cloud !== '') {
+    const { checkCloud } = await import('../release/credentials-requests.js');
+    checkCloud(o.cloud, o.credentialsRequests === true);
+  }
   if (modes > 1) throw new UsageError('only one of --tools, --command, --credentials-requests, --file, or --git may be specified');
   if (o.to !== '.' && given(o.file)) throw new UsageError('only one of --to and --file may be set');
   if (given(o.git) && o.output !== undefined && o.output !== '' && o.output !== 'commit') {
@@ -163,7 +166,7 @@ async function credentialsMode(image: string, o: ExtractOptions): Promise<void> 
   const r = await readImages(o, async (open) =>
     extractCredentialsRequests(await open(image), o.to, { ...filterOf(o), ...(o.cloud ? { cloud: o.cloud } : {}) }),
   );
-  out(o.output === 'json' ? json(extractJson(image, 'credentials-requests', r, o.to, r.files)) : extractedLine(image, r));
+  out(o.output === 'json' ? json(await extractJson(image, 'credentials-requests', r, o.to, r.files)) : extractedLine(image, r));
 }
 
 async function toolsMode(image: string, o: ExtractOptions): Promise<void> {
@@ -192,7 +195,7 @@ async function toolsMode(image: string, o: ExtractOptions): Promise<void> {
     });
     return { info, written };
   });
-  if (o.output === 'json') out(json(extractJson(image, 'tools', done.info, o.to, done.written)));
+  if (o.output === 'json') out(json(await extractJson(image, 'tools', done.info, o.to, done.written)));
 }
 
 async function loadSigner(file: string): Promise<(data: Buffer) => Promise<string>> {
@@ -208,6 +211,11 @@ async function gitMode(image: string, o: ExtractOptions): Promise<void> {
   const r = await extractGit(info.references, dir, { output: o.output === 'commit' ? 'commit' : '' });
   for (const m of r.messages) (m.stream === 'stdout' ? outRaw : errRaw)(m.text);
   if (r.failed) setExitCode(1);
+}
+
+/** The JSON view of what was written (its module loads only for -o json). */
+async function extractJson(...args: Parameters<typeof import('../output/extract-view.js').extractJson>) {
+  return (await import('../output/extract-view.js')).extractJson(...args);
 }
 
 /** `--filter-by-os` as the release readers take it. */

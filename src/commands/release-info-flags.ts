@@ -4,24 +4,18 @@
  * `--max-per-registry` reads at once), `--contents`, `--icsp-file` / `--idms-file` (digest mirrors), `--dir`
  * (where `file://` images are read from), and `--changelog DIR` / `--bugs DIR` / `--skip-bug-check` (with
  * `--changes-from`: the changelog and bug ids from the components' git history). Validation is oc's, in oc's
- * order and words, before any network.
+ * order and words, before any network. What only one of these flags needs (the component images, the views of
+ * --size, --contents and --changelog, the policy file's YAML parser) is imported when that flag is given: a
+ * plain `release info` does not load it.
  */
 import { Option, type Command } from 'commander';
 import { setExitCode } from '../context.js';
 import { OsimageError, UsageError, describe } from '../errors.js';
-import { ocReleaseImages } from '../oc/release-images.js';
-import { renderContents } from '../output/info-contents-view.js';
 import { OUTPUT_FORMATS } from '../output/output-format.js';
-import { renderBugs, renderChangelogJson, renderChangelogMarkdown } from '../output/info-changelog-view.js';
-import { renderSizeSection } from '../output/info-size-view.js';
 import { error, info, outRaw, warn } from '../output/terminal.js';
-import { readMirrorFile } from '../registry/mirrors.js';
 import { parseReference } from '../registry/reference.js';
-import { bugsOf, codeChangeLogs, contentChanges } from '../release/changelog.js';
-import { calculateChanges } from '../release/changes.js';
-import { DEFAULT_MAX_PER_REGISTRY, readComponentImages, type ComponentImage } from '../release/components.js';
+import { DEFAULT_MAX_PER_REGISTRY, type ComponentImage } from '../release/components.js';
 import { loadReleaseInfo, type ReleaseInfo } from '../release/info.js';
-import { osImageLocation } from '../release/os-image-config.js';
 import type { OpenImage } from './open-image.js';
 import { readImages } from './open-image.js';
 import type { RegistryOptionValues } from './registry-options.js';
@@ -138,7 +132,10 @@ export async function prepareInfoFlags(images: readonly string[], o: InfoFlagVal
   }
   if (o.icspFile !== undefined && o.idmsFile !== undefined) throw new UsageError('icsp-file and idms-file are mutually exclusive');
   const file = o.idmsFile ?? o.icspFile;
-  if (file !== undefined) o.mirrors = await readMirrorFile(file, o.idmsFile !== undefined ? 'idms' : 'icsp');
+  if (file !== undefined) {
+    const { readMirrorFile } = await import('../registry/mirrors.js');
+    o.mirrors = await readMirrorFile(file, o.idmsFile !== undefined ? 'idms' : 'icsp');
+  }
 }
 
 /** oc's warning, once per release image named by tag, that the mirrors only serve images named by digest. */
@@ -176,6 +173,11 @@ export async function loadInfo(
   warnTagged(image, o);
   const r = await loadReleaseInfo(image, await open(image), { ...load, ...(o.mergedLayers ? { layers: 'merged' as const } : {}) });
   if (!wantsComponents(o)) return r;
+  const [{ readComponentImages }, { osImageLocation }, { ocReleaseImages }] = await Promise.all([
+    import('../release/components.js'),
+    import('../release/os-image-config.js'),
+    import('../oc/release-images.js'),
+  ]);
   // A release read from an OCI layout or archive is offline: its images are found there by digest.
   const read = await readComponentImages(r.references, (ref) => open(osImageLocation(image, ref)), {
     maxPerRegistry: o.maxPerRegistry,
@@ -190,8 +192,9 @@ export async function loadInfo(
 }
 
 /** The Images section `--size` puts in place of the digest table; undefined without --size. */
-export function sizeSection(r: InfoWithImages, o: InfoFlagValues): string | undefined {
+export async function sizeSection(r: InfoWithImages, o: InfoFlagValues): Promise<string | undefined> {
   if (!o.size || !r.componentImages) return undefined;
+  const { renderSizeSection } = await import('../output/info-size-view.js');
   return renderSizeSection(r.references.spec.tags ?? [], r.componentImages, Date.now());
 }
 
@@ -200,6 +203,7 @@ const filterOf = (o: InfoFlagValues) => (o.filterByOs !== undefined ? { filterBy
 /** `--contents IMAGE`. */
 export async function showContents(image: string, o: InfoFlagValues): Promise<void> {
   const r = await readImages(o, (open) => loadInfo(image, open, o, { ...filterOf(o), keepManifests: true }));
+  const { renderContents } = await import('../output/info-contents-view.js');
   outRaw(renderContents(r));
 }
 
@@ -243,6 +247,8 @@ export async function showChangelog(from: string, to: string, o: InfoFlagValues)
     return [x.value, y.value] as const;
   });
   if (a.digest === b.digest) throw new OsimageError('releases are identical');
+  const [{ calculateChanges }, { bugsOf, codeChangeLogs, contentChanges }, { renderBugs, renderChangelogJson, renderChangelogMarkdown }] =
+    await Promise.all([import('../release/changes.js'), import('../release/changelog.js'), import('../output/info-changelog-view.js')]);
   const changes = calculateChanges(a, b);
   const content = contentChanges(changes.images);
   const logs = await codeChangeLogs(dir, content.codeChanges, (text) => info(text.replace(/\n$/, '')));

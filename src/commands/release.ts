@@ -13,20 +13,11 @@ import { loadReleaseInfo } from '../release/info.js';
 import * as releaseView from '../output/release-view.js';
 import { error, out, outRaw } from '../output/terminal.js';
 import { imageFor } from '../oci/image-stream.js';
-import * as ocReleaseInfo from '../oc/release-info.js';
-import { toJson } from '../oc/release-info.js';
-import { readReleaseChanges } from '../release/changes.js';
-import * as changesView from '../output/changes-view.js';
-import * as ocChanges from '../oc/changes.js';
 import { OUTPUT_FORMATS } from '../output/output-format.js';
 import { offerValues } from '../output/command-table.js';
 import { json } from '../output/format.js';
 import { extractCommand } from './release-extract.js';
 import { verifySignaturesCommand } from './release-verify-signatures.js';
-import { releaseOsStreams } from '../release/os-image-config.js';
-import * as osStreamsView from '../output/os-streams-view.js';
-import * as bootimagesModule from '../release/bootimages.js';
-import { renderBootimages } from '../output/bootimages-view.js';
 
 interface InfoOptions extends InfoFlagValues {
   imageFor?: string;
@@ -136,10 +127,11 @@ function infoCommand(): Command {
         return;
       }
       if (format === 'json') {
-        outRaw(ocReleaseInfo.renderJson(info));
+        outRaw((await import('../oc/release-info.js')).renderJson(info));
         return;
       }
       if (typeof format === 'object') {
+        const { toJson } = await import('../oc/release-info.js');
         const r = await outputFormatModule.printTemplate(format, toJson(info), {
           allowMissingKeys: o.allowMissingTemplateKeys,
           write: outRaw,
@@ -155,7 +147,7 @@ function infoCommand(): Command {
         return;
       }
       const table = o.pullspecs ? 'pullspecs' : o.commits ? 'commits' : o.commitUrls ? 'commit-urls' : 'digest';
-      outRaw(view.renderInfo(info, table, infoFlags.sizeSection(info, o)));
+      outRaw(view.renderInfo(info, table, await infoFlags.sizeSection(info, o)));
     });
 }
 
@@ -197,6 +189,11 @@ function checkOutputName(output: string): void {
 async function changesFrom(oldImage: string, newImage: string, o: ComparisonOptions): Promise<void> {
   const output = o.output ?? '';
   checkOutputName(output);
+  const [ocChanges, { readReleaseChanges }, changesView] = await Promise.all([
+    import('../oc/changes.js'),
+    import('../release/changes.js'),
+    import('../output/changes-view.js'),
+  ]);
   if (o.contents) {
     outRaw(ocChanges.contentsHint('osimage release', oldImage, newImage));
     return;
@@ -238,7 +235,10 @@ function osStreamsCommand(): Command {
       ]),
     )
     .action(async (image: string, o: OsStreamsOptions) => {
-      const view = osStreamsView;
+      const [view, { releaseOsStreams }] = await Promise.all([
+        import('../output/os-streams-view.js'),
+        import('../release/os-image-config.js'),
+      ]);
       const found = await readImages(o, async (open, opts) => {
         const info = await loadReleaseInfo(image, await open(image), { ...filterOf(o), referencesOnly: true });
         return releaseOsStreams(image, info.references, opts, o.filterByOs);
@@ -274,7 +274,7 @@ function bootimagesCommand(): Command {
     )
     .action(async (image: string, o: BootimagesOptions) => {
       if (o.osStream === '') throw new UsageError('--os-stream: the stream name is empty');
-      const boot = bootimagesModule;
+      const boot = await import('../release/bootimages.js');
       const found = await readImages(o, async (open) => boot.readReleaseBootimages(await open(image), filterOf(o)));
       if (o.output === 'json') {
         const { text } = boot.pickStream(found, o.osStream, image);
@@ -282,6 +282,7 @@ function bootimagesCommand(): Command {
         return;
       }
       const picked = o.osStream !== undefined ? [boot.pickStream(found, o.osStream, image)] : boot.allStreams(found, image);
+      const { renderBootimages } = await import('../output/bootimages-view.js');
       outRaw(renderBootimages(picked, boot.defaultStreamName(found)));
     });
 }
