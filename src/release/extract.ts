@@ -3,15 +3,19 @@
  * For `--to`, files are streamed into a staging folder inside DIR as the layers are read (memory stays flat),
  * then everything is checked (names, files another entry needs as folders, symlinks followed through the
  * image's own links and what DIR already holds) before anything is moved into place; on a refusal DIR is left
- * as it was. Each staged file is written, given its time and flushed through one open handle, many at once
- * (not one fsync after another); each folder is flushed once after the renames.
+ * as it was. Each staged file is written, given its mode and time and flushed through one descriptor, many at
+ * once (not one fsync after another); each folder is flushed once after the renames. The small steps of a file
+ * (open, write, mode, time, close, rename) only touch the page cache and are made synchronously: ~860 manifests
+ * would make seven trips each through the thread pool, which meanwhile inflates the next layer. Only the
+ * flushes, which wait on the disk, go to the pool.
  * Each file (and symlink) gets the modification time of its tar entry, as oc's extraction gives it, not the time
  * of the run: a second extraction of the same release leaves the times as they were.
  */
-import { chmod, copyFile, lstat, lutimes, mkdir, mkdtemp, open, realpath, rm, unlink } from 'node:fs/promises';
+import { closeSync, copyFileSync, fchmodSync, fsync, futimesSync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { chmod, lstat, lutimes, mkdir, mkdtemp, realpath, rm, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { OsimageError, describe } from '../errors.js';
-import { placeStaged, symlinkAtomic, syncMany } from '../files/atomic.js';
+import { symlinkAtomic, syncMany } from '../files/atomic.js';
 import { forEachLimit } from '../files/parallel.js';
 import { resolveImage, type ResolvedImage } from '../registry/platform.js';
 import type { Descriptor, ImageConfig, ImageSource } from '../registry/types.js';
@@ -85,11 +89,23 @@ const FOLDER_MODE = 0o755;
 const STAGE_PARALLEL = 32;
 const STAGE_BYTES = 64 * 1024 * 1024;
 
+/** What is at `path` (not following a symlink), or undefined when nothing, or nothing that can be looked at. */
+function lstatOrNone(path: string) {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** fsync(2) of a descriptor, on the thread pool. */
+const fsyncFd = (fd: number) => new Promise<void>((ok, fail) => fsync(fd, (err) => (err ? fail(err) : ok())));
+
 /**
- * Writes new files into the staging folder without waiting for each one: at most STAGE_PARALLEL writes or
- * STAGE_BYTES in flight. Each file is created, filled, given `mtime` and flushed to disk through one handle
- * (the flushes of many files overlap, and the layers' reading goes on meanwhile). The first failure is thrown
- * by the next call, or by `done`.
+ * Writes new files into the staging folder without waiting for each one's flush: at most STAGE_PARALLEL
+ * flushes or STAGE_BYTES in flight. Each file is created, filled, given FILE_MODE and `mtime` at once, then
+ * flushed to disk through the same descriptor (the flushes of many files overlap, and the layers' reading goes
+ * on meanwhile). The first failure is thrown by the next call, or by `done`.
  */
 class Stager {
   private readonly pending = new Map<string, Promise<void>>();
@@ -106,14 +122,16 @@ class Stager {
     this.bytes += size;
     const p = (async () => {
       await earlier;
-      if (copyOf !== undefined) await copyFile(copyOf, tmp);
-      const fh = await open(tmp, copyOf !== undefined ? 'r+' : 'wx', 0o600);
+      if (copyOf !== undefined) copyFileSync(copyOf, tmp);
+      const fd = openSync(tmp, copyOf !== undefined ? 'r+' : 'wx', 0o600);
       try {
-        if (copyOf === undefined) await fh.writeFile(data);
-        if (mtime) await fh.utimes(mtime, mtime);
-        await fh.sync();
+        for (let at = 0; copyOf === undefined && at < data.length; ) at += writeSync(fd, data, at);
+        // The staging folder is private (0700); the mode is the one the file gets in DIR, whatever the umask.
+        fchmodSync(fd, FILE_MODE);
+        if (mtime) futimesSync(fd, mtime, mtime);
+        await fsyncFd(fd);
       } finally {
-        await fh.close();
+        closeSync(fd);
       }
     })()
       .catch((err: unknown) => {
@@ -167,6 +185,9 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
     await walkLayers(source, manifest, {
       folder: RELEASE_FOLDER,
       holdForLinks: false,
+      // Every layer is read: the next one is requested as soon as this one starts, so that its transfer overlaps
+      // the staging of a release layer's many small files (still one layer ahead at most).
+      prefetchAfter: 0,
       ...(opts.onLayer ? { onLayer: opts.onLayer } : {}),
       onUnsafe: (u) => {
         throw refuse(u.name, u.reason);
@@ -210,7 +231,7 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
     for (const e of entries) await parents(root, realRoot, dirname(e.path), (why) => refuse(entryName(e.path), why), checked, false);
     await forEachLimit(entries, STAGE_PARALLEL, async (e) => {
       const target = join(root, ...e.path.split('/'));
-      if ((await lstat(target).catch(() => undefined))?.isDirectory())
+      if (lstatOrNone(target)?.isDirectory())
         throw new OsimageError(`cannot extract ${entryName(e.path)} from ${source.name}: ${target} is a folder`);
       if (e.type === 'symlink') {
         const why = await linkEscape(root, realRoot, plan, e);
@@ -226,7 +247,17 @@ export async function extractTree(source: ImageSource, dir: string, opts: Extrac
       const target = join(root, ...e.path.split('/'));
       if (e.tmp) {
         // A rename replaces a file or a symlink there as it is: only a symlink's own creation needs to look first.
-        await placeStaged(e.tmp, target, { mode: FILE_MODE, forceMode: true });
+        // The staged file already has its mode, its time and its bytes on disk.
+        try {
+          renameSync(e.tmp, target);
+        } catch (err) {
+          try {
+            unlinkSync(e.tmp);
+          } catch {
+            // the staging folder is removed at the end anyway
+          }
+          throw new OsimageError(`cannot write ${target}: ${describe(err)}`, { cause: err });
+        }
       } else {
         if ((await lstat(target).catch(() => undefined))?.isSymbolicLink()) await unlink(target);
         await symlinkAtomic(target, e.linkname ?? '');
