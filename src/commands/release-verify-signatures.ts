@@ -8,11 +8,7 @@ import { setExitCode } from '../context.js';
 import { UsageError, describe } from '../errors.js';
 import { json } from '../output/format.js';
 import { out } from '../output/terminal.js';
-import * as view from '../output/signatures-view.js';
-import { parseIdentityRule } from '../release/signatures/identity.js';
-import { hasRegistryName } from '../release/signatures/sigstore.js';
-import { parseStoreUrl } from '../release/signatures/stores.js';
-import { REQUIREMENTS, type Requirement, verifyReleaseSignatures } from '../release/signatures/verify.js';
+import { REQUIREMENTS, type Requirement } from '../release/signatures/report.js';
 import { readImages } from './open-image.js';
 import { examples, outputOption } from './options.js';
 import { addRegistryOptions, type RegistryOptionValues } from './registry-options.js';
@@ -82,6 +78,14 @@ export function verifySignaturesCommand(): Command {
       if (o.skipVerification)
         throw new UsageError('--skip-verification cannot be used with verify-signatures: the digest signed must be the content read');
       if (o.osKey.length > 0 && !o.osImages) throw new UsageError('--os-key requires --os-images');
+      // Loaded when this command runs, not whenever release builds its command tree (every release subcommand).
+      const [{ parseStoreUrl }, { parseIdentityRule }, { hasRegistryName }, { verifyReleaseSignatures }, view] = await Promise.all([
+        import('../release/signatures/stores.js'),
+        import('../release/signatures/identity.js'),
+        import('../release/signatures/sigstore.js'),
+        import('../release/signatures/verify.js'),
+        import('../output/signatures-view.js'),
+      ]);
       const stores = o.store.map((url) => {
         try {
           return parseStoreUrl(url, '--store');
