@@ -4,13 +4,13 @@
  * manifest's claim is fetched from the real registry and its signature verified with `openssl dgst -verify`
  * (cosign's format: sigstore/cosign specs/SIGNATURE_SPEC.md), and by `release verify-signatures --key`.
  */
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { osimage } from '../../helpers/cli.js';
+import { checkPushedSignature } from '../../helpers/sigstore-check.js';
 import { cosignEncryptedKey } from '../../helpers/cosign-key.js';
 import { tempDir, type Temp } from '../../helpers/oci-builder.js';
 import { printLogsOnFailure, startRegistry, type TestRegistry } from '../../helpers/registry.js';
@@ -41,12 +41,6 @@ const digestOf = (stdout: string) => /^(sha256:[0-9a-f]{64}) /m.exec(stdout)![1]
 // Neither variable leaks in from the host.
 const noPass = { OSIMAGE_SIGN_PASSPHRASE: undefined, COSIGN_PASSWORD: undefined };
 
-async function registryGet(path: string, accept: string): Promise<Buffer> {
-  const res = await fetch(`${reg!.url}/v2/${path}`, { headers: { accept } });
-  expect(res.status).toBe(200);
-  return Buffer.from(await res.arrayBuffer());
-}
-
 describe('release new --sign-key with a cosign key', () => {
   test('the fixture signs the pushed release; OpenSSL and verify-signatures accept the signature', async () => {
     const target = `${reg!.host}/ocp/release:4.99.21`;
@@ -56,20 +50,7 @@ describe('release new --sign-key with a cosign key', () => {
     expect(r.stderr).not.toContain('error');
     expect(r.exitCode).toBe(0);
     const digest = digestOf(r.stdout);
-    const tag = `${digest.replace(':', '-')}.sig`;
-    const manifest = JSON.parse(
-      (await registryGet(`ocp/release/manifests/${tag}`, 'application/vnd.oci.image.manifest.v1+json')).toString(),
-    );
-    const [layer] = manifest.layers;
-    const payload = await registryGet(`ocp/release/blobs/${layer.digest}`, '*/*');
-    expect(`sha256:${createHash('sha256').update(payload).digest('hex')}`).toBe(layer.digest);
-    expect(JSON.parse(payload.toString()).critical.image['docker-manifest-digest']).toBe(digest);
-    await writeFile(file('payload'), payload);
-    await writeFile(file('payload.sig'), Buffer.from(layer.annotations['dev.cosignproject.cosign/signature'], 'base64'));
-    const ok = await execa('openssl', ['dgst', '-sha256', '-verify', PUB, '-signature', file('payload.sig'), file('payload')], {
-      reject: false,
-    });
-    expect(ok.stdout).toBe('Verified OK');
+    await checkPushedSignature(reg!.url, 'ocp/release', digest, PUB, tmp.dir);
 
     const v = await osimage(['release', 'verify-signatures', '--insecure', '--key', PUB, '--require', 'sigstore', target]);
     expect(v.exitCode).toBe(0);
