@@ -106,7 +106,7 @@ export function checkJson(r: CheckReport): CheckJson {
 export function checkFailedJson(
   req: { file: string; meta: string | undefined; osStream: string | undefined },
   warnings: readonly Warning[],
-  error: { reason: string; message: string },
+  error: { reason: string; message: string; defaulted?: readonly string[] },
 ): CheckJson {
   return {
     ok: false,
@@ -119,7 +119,7 @@ export function checkFailedJson(
     checkedAt: null,
     buildsUrl: null,
     meta: req.meta ?? null,
-    defaulted: [],
+    defaulted: [...(error.defaulted ?? [])],
     warnings: warningsJson(warnings),
     error: { reason: error.reason, message: error.message },
   };

@@ -3,7 +3,7 @@ import { resolveBuild } from '../rhcos/resolve.js';
 import { defaultBaseUrlFor, normalizeBaseUrl, pinNames, type PinVar } from '../rhcos/settings.js';
 import { LEGACY_CHANNEL } from '../rhcos/defaults.js';
 import { buildDirUrl } from '../rhcos/urls.js';
-import { PinCheckError, PinScriptError } from './errors.js';
+import { type CheckReason, PinCheckError, PinScriptError } from './errors.js';
 import { noSuchFile, readTextIfExists } from '../files/read.js';
 import { layerSettings } from './plan.js';
 import { misspeltPins, parseScript, readPins, type ScriptPins } from './script.js';
@@ -119,12 +119,14 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
     });
   }
 
+  // A failure from here on still says which pins were defaulted, as a pass does.
+  const failed = (reason: CheckReason, message: string, cause?: unknown) => new PinCheckError(reason, message, cause, defaulted);
   const where = `${req.file}:${build.line} pins ${names.RHCOS_BUILD_NAME}=${build.value}`;
   let resolved;
   try {
     resolved = await resolveBuild(settings);
   } catch (err) {
-    if (hasCode(err, 'build-not-found')) throw new PinCheckError('build-gone', `${where}, but ${err.message}`, err);
+    if (hasCode(err, 'build-not-found')) throw failed('build-gone', `${where}, but ${err.message}`, err);
     throw err;
   }
   resolved.warnings.forEach(warn);
@@ -132,18 +134,17 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
   if (req.meta !== undefined) {
     const snapText = await readTextIfExists(req.meta);
     if (snapText === undefined) {
-      throw new PinCheckError('meta-missing', `${noSuchFile(req.meta).message} (write it with: ${repinCommand(req)})`);
+      throw failed('meta-missing', `${noSuchFile(req.meta).message} (write it with: ${repinCommand(req)})`);
     }
     let snap: Json;
     try {
       snap = JSON.parse(snapText) as Json;
     } catch (err) {
-      throw new PinCheckError('meta-invalid', `${req.meta} is not valid JSON: ${describe(err)}`);
+      throw failed('meta-invalid', `${req.meta} is not valid JSON: ${describe(err)}`);
     }
-    if (typeof snap !== 'object' || snap === null || Array.isArray(snap))
-      throw new PinCheckError('meta-invalid', `${req.meta} is not a JSON object`);
+    if (typeof snap !== 'object' || snap === null || Array.isArray(snap)) throw failed('meta-invalid', `${req.meta} is not a JSON object`);
     if (snap.buildid !== build.value) {
-      throw new PinCheckError(
+      throw failed(
         'meta-changed',
         `${req.meta} is the snapshot of build ${String(snap.buildid)}, but ${req.file}:${build.line} pins ${build.value} (re-run ${repinCommand(req)})`,
       );
@@ -159,7 +160,7 @@ export async function checkPins(req: CheckRequest): Promise<CheckReport> {
     }
     const changes = all.filter((c) => !notRecordedYet(c));
     if (changes.length > 0) {
-      throw new PinCheckError(
+      throw failed(
         'meta-changed',
         `${req.meta} no longer matches ${resolved.metaUrl}: ${changes.length} field${changes.length === 1 ? '' : 's'} changed: ${changes.map(describeChange).join('; ')}`,
       );

@@ -38,10 +38,13 @@ export type CheckReason =
 
 export class PinCheckError extends OsimageError {
   readonly reason: CheckReason;
-  constructor(reason: CheckReason, message: string, cause?: unknown) {
+  /** The pins the check had defaulted before it failed (RHCOS_DEFAULT_CHANNEL, RHCOS_BASE_URL), as a pass reports them. */
+  readonly defaulted: readonly string[];
+  constructor(reason: CheckReason, message: string, cause?: unknown, defaulted: readonly string[] = []) {
     super(message, cause === undefined ? {} : { cause });
     this.name = 'PinCheckError';
     this.reason = reason;
+    this.defaulted = defaulted;
   }
 }
 

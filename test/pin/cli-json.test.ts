@@ -161,6 +161,15 @@ describe('osimage pin --check -o json', () => {
     expect(r.stderr).toMatch(/^error: .*pins RHCOS_BUILD_NAME=/);
   });
 
+  it('a failed check names the pins it defaulted, as a passing one does', async () => {
+    await writeFile(s.script, `#!/bin/sh\nexport RHCOS_BUILD_NAME=no-such-build\nexport RHCOS_DEFAULT_CHANNEL=rhcos-4.12\n`);
+    const r = await osimage(['pin', '--check', '--pins', s.script, '--base-url', s.sb.server.url, '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    const j = parsed(r.stdout);
+    expect(j).toMatchObject({ ok: false, error: { reason: 'build-gone' } });
+    expect(j.defaulted).toEqual(['RHCOS_BASE_URL']);
+  });
+
   it('warnings are in the object and still one line each on stderr', async () => {
     await writeFile(s.script, `#!/bin/sh\nexport RHCOS_BUILD_NAME=${OLDER_412}\nexport RHCOS_DEFAULT_CHANNEL=rhcos-4.12\n`);
     const r = await osimage(['pin', '--check', '--pins', s.script, '--base-url', s.sb.server.url, '-o', 'json']);
