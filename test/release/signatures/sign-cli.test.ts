@@ -213,7 +213,14 @@ describe.runIf(HAVE_GPG)('release new --gpg-sign', () => {
       },
     );
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/^error: refusing to write a signature a cluster cannot verify: .*eddsa/im);
+    // Either the key's algorithm is named, or (now and then) OpenPGP.js cannot read gpg's export of an Ed25519 key at
+    // all: a refusal either way, for a key no cluster reads.
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^error: refusing to write a signature a cluster cannot verify: .*gpg key ${ed}\\b.*(eddsa|not an OpenPGP public key)`,
+        'im',
+      ),
+    );
     expect(existsSync(dir)).toBe(false);
   });
 });
