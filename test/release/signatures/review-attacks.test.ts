@@ -30,6 +30,7 @@ import type { BuildRef } from '../../../src/rhcos/os-image.js';
 import { osimage } from '../../helpers/cli.js';
 import { serveFolder, type FileServer } from '../../helpers/file-server.js';
 import { pushBuilt, releaseImage, tempDir, type Temp } from '../../helpers/oci-builder.js';
+import { type GpgKey, gpgSign, makeGpgKey, putSignatures as putStoreSignatures } from '../../helpers/gpg-signing.js';
 import { printLogsOnFailure, startRegistry, type TestRegistry } from '../../helpers/registry.js';
 
 const ATOMIC = 'atomic container signature';
@@ -39,21 +40,11 @@ printLogsOnFailure(() => reg);
 let tmp: Temp;
 let store: FileServer;
 let repo: string;
-type GpgKey = { priv: openpgp.PrivateKey; armored: string; fpr: string };
 let release: GpgKey;
 let beta: GpgKey;
 
-async function gpgKey(name: string, more: Partial<Parameters<typeof openpgp.generateKey>[0]> = {}): Promise<GpgKey> {
-  // RSA: the operator's OpenPGP library reads no EdDSA key (see the test of that below).
-  const { privateKey, publicKey } = await openpgp.generateKey({
-    type: 'rsa',
-    rsaBits: 2048,
-    userIDs: [{ name, email: `${name}@example.com` }],
-    format: 'object',
-    ...more,
-  });
-  return { priv: privateKey, armored: publicKey.armor(), fpr: publicKey.getFingerprint().toUpperCase() };
-}
+// RSA: the operator's OpenPGP library reads no EdDSA key (see the test of that below).
+const gpgKey = (name: string, more: Parameters<typeof makeGpgKey>[1] = {}) => makeGpgKey(name, { type: 'rsa', rsaBits: 2048, ...more });
 
 function claim(digest: string, identity = 'quay.io/x/y:1') {
   return Buffer.from(
@@ -64,16 +55,7 @@ function claim(digest: string, identity = 'quay.io/x/y:1') {
   );
 }
 
-async function gpgSign(keys: openpgp.PrivateKey | openpgp.PrivateKey[], data: Buffer, date?: Date): Promise<Buffer> {
-  const message = await openpgp.createMessage({ binary: new Uint8Array(data) });
-  return Buffer.from(await openpgp.sign({ message, signingKeys: keys, format: 'binary', ...(date ? { date } : {}) }));
-}
-
-async function putSignatures(digest: string, sigs: Buffer[]) {
-  const dir = join(tmp.dir, 'store', digest.replace(':', '='));
-  await mkdir(dir, { recursive: true });
-  for (const [i, s] of sigs.entries()) await writeFile(join(dir, `signature-${i + 1}`), s);
-}
+const putSignatures = (digest: string, sigs: Buffer[]) => putStoreSignatures(join(tmp.dir, 'store'), digest, sigs);
 
 const indent = (s: string) =>
   s

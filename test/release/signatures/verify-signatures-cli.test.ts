@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { osimage } from '../../helpers/cli.js';
 import { archive, entry, pushBuilt, releaseImage, tempDir, type Temp } from '../../helpers/oci-builder.js';
 import { serveFolder, type FileServer } from '../../helpers/file-server.js';
+import { type GpgKey, gpgSign, makeGpgKey, putSignatures as putStoreSignatures } from '../../helpers/gpg-signing.js';
 import { printLogsOnFailure, startRegistry, type TestRegistry } from '../../helpers/registry.js';
 import type { BuiltImage } from '../../../src/release/build-layer.js';
 
@@ -29,22 +30,13 @@ printLogsOnFailure(() => reg);
 let tmp: Temp;
 let store: FileServer;
 let repo: string;
-type GpgKey = { priv: openpgp.PrivateKey; armored: string; fpr: string };
 type KeyName = 'release' | 'beta' | 'stranger' | 'old';
 const gpgKeys = {} as Record<KeyName, GpgKey>;
 let ec: { priv: KeyObject; pubFile: string };
 let rsa: { priv: KeyObject; pubFile: string };
 
-async function gpgKey(name: string) {
-  // NIST P-256 ECDSA: the operator's OpenPGP library (golang.org/x/crypto/openpgp) reads no EdDSA key.
-  const { privateKey, publicKey } = await openpgp.generateKey({
-    type: 'ecc',
-    curve: 'nistP256',
-    userIDs: [{ name, email: `${name}@example.com` }],
-    format: 'object',
-  });
-  return { priv: privateKey, armored: publicKey.armor(), fpr: publicKey.getFingerprint().toUpperCase() };
-}
+// NIST P-256 ECDSA: the operator's OpenPGP library (golang.org/x/crypto/openpgp) reads no EdDSA key.
+const gpgKey = (name: string) => makeGpgKey(name, { type: 'ecc', curve: 'nistP256' });
 
 function pemKeyPair(type: 'ec' | 'rsa', file: string) {
   const pair = type === 'ec' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -61,17 +53,8 @@ function claim(type: string, digest: string, identity: string, optional: unknown
   );
 }
 
-async function gpgSign(key: openpgp.PrivateKey, data: Buffer): Promise<Buffer> {
-  const message = await openpgp.createMessage({ binary: new Uint8Array(data) });
-  return Buffer.from(await openpgp.sign({ message, signingKeys: key, format: 'binary' }));
-}
-
 /** Put signatures 1..n of `digest` in the store folder. */
-async function putSignatures(digest: string, sigs: Buffer[]) {
-  const dir = join(tmp.dir, 'store', digest.replace(':', '='));
-  await mkdir(dir, { recursive: true });
-  for (const [i, s] of sigs.entries()) await writeFile(join(dir, `signature-${i + 1}`), s);
-}
+const putSignatures = (digest: string, sigs: Buffer[]) => putStoreSignatures(join(tmp.dir, 'store'), digest, sigs);
 
 function verifierConfigMap(keys: Record<string, string>, stores: Record<string, string>): string {
   const indent = (s: string) =>
