@@ -89,9 +89,10 @@ _osimage_has() {
   return 1
 }
 _osimage() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} cmdpath='' i=1 w opt='' prefix=''
+  local cur=\${COMP_WORDS[COMP_CWORD]} cmdpath='' i=1 w opt='' prefix='' npos=0
   local -a REPLY
-  # The words before the cursor: a subcommand extends the path; an option that takes a value skips it.
+  # The words before the cursor: a subcommand extends the path; an option that takes a value skips it; any other
+  # word is an argument (an argument's choices are offered only for the first).
   while ((i < COMP_CWORD)); do
     w=\${COMP_WORDS[i]}
     if [[ $w == -* ]]; then
@@ -103,7 +104,7 @@ _osimage() {
       fi
     else
       _osimage_commands "$cmdpath"
-      _osimage_has "$w" "\${REPLY[@]}" && cmdpath=\${cmdpath:+$cmdpath }$w
+      if _osimage_has "$w" "\${REPLY[@]}"; then cmdpath=\${cmdpath:+$cmdpath }$w; else npos=$((npos + 1)); fi
     fi
     ((i++))
   done
@@ -125,7 +126,7 @@ _osimage() {
     _osimage_options "$cmdpath"
   else
     _osimage_commands "$cmdpath"
-    ((\${#REPLY[@]})) || _osimage_args "$cmdpath"
+    ((\${#REPLY[@]} || npos)) || _osimage_args "$cmdpath"
   fi
   # Nothing to offer (an image, a file, a free value): bash's own completion (complete -o default).
   ((\${#REPLY[@]})) || return 0
@@ -163,7 +164,7 @@ ${assoc(
   table.flatMap((n) => n.options.flatMap((o) => flagsOf(o).map((f): [string, string[]] => [`${n.key}|${f}`, [...o.values]]))),
 )}
 _osimage() {
-  local cmdpath='' w opt='' i=2
+  local cmdpath='' w opt='' i=2 npos=0
   local -a cmds opts valued vals args
   # The words before the cursor: a subcommand extends the path; an option that takes a value skips it.
   while (( i < CURRENT )); do
@@ -173,7 +174,7 @@ _osimage() {
       [[ $w != *=* ]] && (( \${valued[(Ie)$w]} )) && (( i++ ))
     else
       cmds=(\${(f)_osimage_cmds[$cmdpath]})
-      (( \${cmds[(I)$w:*]} )) && cmdpath=\${cmdpath:+$cmdpath }$w
+      if (( \${cmds[(I)$w:*]} )); then cmdpath=\${cmdpath:+$cmdpath }$w; else npos=$((npos + 1)); fi
     fi
     (( i++ ))
   done
@@ -194,7 +195,7 @@ _osimage() {
     cmds=(\${(f)_osimage_cmds[$cmdpath]})
     args=(\${(f)_osimage_args[$cmdpath]})
     if (( \${#cmds} )); then _describe -t commands command cmds
-    elif (( \${#args} )); then compadd -a args
+    elif (( \${#args} && ! npos )); then compadd -a args
     else _files; fi
   fi
 }
@@ -223,6 +224,8 @@ function fish(table: Node[]): string {
     set -l words (commandline -opc)
     set -l cmdpath ''
     set -l skip 0
+    # Arguments already given (an argument's choices are offered only for the first): read by __osimage_first_arg.
+    set -g __osimage_npos 0
     for w in $words[2..-1]
         if test $skip = 1
             set skip 0
@@ -232,12 +235,17 @@ function fish(table: Node[]): string {
             end
         else if contains -- $w (__osimage_commands "$cmdpath")
             set cmdpath (string join ' ' -- $cmdpath $w | string trim)
+        else
+            set __osimage_npos (math $__osimage_npos + 1)
         end
     end
     printf '%s\\n' "$cmdpath"
 end
 function __osimage_at
     test (__osimage_path) = "$argv[1]"
+end
+function __osimage_first_arg
+    __osimage_at $argv[1]; and test $__osimage_npos = 0
 end
 complete -c osimage -f`);
   for (const n of table) {
@@ -251,7 +259,12 @@ complete -c osimage -f`);
         lines.push(`complete -c osimage ${at} ${flags} ${o.values.length > 0 ? `-x -a ${fq(o.values.join(' '))}` : '-r -F'}`);
     }
     // A command without subcommands takes its arguments' choices, else images and files.
-    if (n.commands.length === 0) lines.push(`complete -c osimage ${at} ${n.args.length > 0 ? `-a ${fq(n.args.join(' '))}` : '-F'}`);
+    if (n.commands.length === 0)
+      lines.push(
+        n.args.length > 0
+          ? `complete -c osimage -n ${fq(`__osimage_first_arg ${fq(n.key)}`)} -a ${fq(n.args.join(' '))}`
+          : `complete -c osimage ${at} -F`,
+      );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -64,6 +64,9 @@ describe('osimage completion bash, in a real bash', () => {
     // An argument's choices, as the option's: the shells.
     expect(await complete('osimage completion ')).toEqual(['bash', 'zsh', 'fish']);
     expect(await complete('osimage completion z')).toEqual(['zsh']);
+    // Only the first argument has choices: once a shell is given, nothing is offered again.
+    expect(await complete('osimage completion bash ')).toEqual([]);
+    expect(await complete('osimage completion --help bash ')).toEqual([]);
   });
 
   it('osimage <TAB> gives every command of the table, and help', async () => {
@@ -127,6 +130,7 @@ describe('osimage completion fish, in a real fish (complete -C)', () => {
     expect(await fish('osimage release info --pull')).toEqual(['--pullspecs']);
     expect(await fish('osimage -v 6 release in')).toEqual(['info']);
     expect((await fish('osimage completion ')).sort()).toEqual(['bash', 'fish', 'zsh']);
+    expect(await fish('osimage completion bash ')).not.toContain('zsh');
   });
 });
 
@@ -158,6 +162,7 @@ describe('osimage completion zsh, its function in a real zsh', () => {
     expect(await zsh('osimage -v 6 release in')).toContain('verify-signatures');
     expect(await zsh('osimage release info ')).toEqual(['FILES']);
     expect(await zsh('osimage completion ')).toEqual(['bash', 'zsh', 'fish']);
+    expect(await zsh('osimage completion bash ')).toEqual(['FILES']);
   });
 });
 
