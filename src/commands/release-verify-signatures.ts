@@ -28,7 +28,11 @@ interface VerifySignaturesOptions extends RegistryOptionValues {
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function verifySignaturesCommand(): Command {
-  return addRegistryOptions(new Command('verify-signatures'))
+  const cmd = addRegistryOptions(new Command('verify-signatures'));
+  // Still parsed, so a script carrying it over from another release command gets the reason it is refused, but not
+  // offered: help, completion and the man page list only what the command can do.
+  cmd.options.find((o) => o.long === '--skip-verification')?.hideHelp();
+  return cmd
     .description(
       "Verify the signatures of a release image: GPG simple signing as the cluster-version operator checks an update (keyrings and stores from the payload's verifier ConfigMap, or --keyring and --store), and sigstore signatures (the sha256-<hex>.sig tag beside the image) with --key. Each signature is reported (kind, key, identity, timestamp, verdict); the exit status is 0 only when --require is met.\nIMAGE is a registry reference, oci:DIR[:TAG] or oci-archive:FILE[:TAG].",
     )

@@ -337,6 +337,13 @@ describe('registry flags', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stdout).toBe('');
   });
+
+  test('--help does not offer --skip-verification (it is refused), but the other registry flags', async () => {
+    const r = await verify(['--help']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).not.toContain('--skip-verification');
+    expect(r.stdout).toContain('--registry-config');
+  });
 });
 
 describe('sigstore layers', () => {
