@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { info } from '../output/terminal.js';
-import { verifyBuildContainers } from '../release/signatures/build-containers.js';
+import { type ContainerSignatures, verifyBuildContainers } from '../release/signatures/build-containers.js';
 import { type IdentityRule, parseIdentityRule } from '../release/signatures/identity.js';
 import type { BuildRef } from '../rhcos/os-image.js';
 import { readImages } from './open-image.js';
@@ -76,9 +76,14 @@ export function containerSignatureCheck(opts: ContainerSignatureOptionValues): C
 }
 
 /** Verify the build's containers (throws one line naming the first that fails); says on stderr what was verified. */
-export async function verifyContainers(build: BuildRef, check: ContainerSignatureCheck, manifestList = false): Promise<void> {
+export async function verifyContainers(
+  build: BuildRef,
+  check: ContainerSignatureCheck,
+  manifestList = false,
+): Promise<ContainerSignatures[]> {
   const checked = await readImages(check.registry, (open) =>
     verifyBuildContainers(build, { keyFiles: check.keyFiles, identity: check.identity, manifestList, open }),
   );
   info(`info: Verified the sigstore signatures of ${checked.map((c) => c.image).join(', ')}`);
+  return checked;
 }

@@ -56,8 +56,8 @@ export function command(): Command {
       const view = resolveView;
       const resolved = await resolveBuild(settings, { validate: opts.validate });
       resolved.warnings.forEach(warn);
-      if (verify) await verifyContainers(resolved, verify, opts.manifestList === true);
+      const signatures = verify ? await verifyContainers(resolved, verify, opts.manifestList === true) : undefined;
       if (opts.output === 'env') credentialsNotWritten(resolved.baseUrl, 'the output').forEach(warn);
-      out(view.render(resolved, opts.output, { region: opts.region, manifestList: opts.manifestList === true }));
+      out(view.render(resolved, opts.output, { region: opts.region, manifestList: opts.manifestList === true, signatures }));
     });
 }

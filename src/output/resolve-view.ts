@@ -4,6 +4,8 @@ import { osContainerPullspec, qemuImage, type QemuImage } from '../rhcos/meta.js
 import { containerImageOf, osImageOf, requireOsImage, type PullspecOptions } from '../rhcos/os-image.js';
 import { CONTAINER_KEYS, type ContainerKey } from '../oci/os-tags.js';
 import { redactUrl, withoutUserinfo } from '../http/redact.js';
+import type { ContainerSignatures } from '../release/signatures/build-containers.js';
+import type { SignatureEntry } from '../release/signatures/report.js';
 import { json, keyValues, shellQuote, table } from './format.js';
 
 /** The documented `resolve -o json` object. */
@@ -27,6 +29,16 @@ export interface ResolveJson {
   /** region → AMI id; only the asked region with --region. */
   amis: Record<string, string>;
   qemu: QemuImage | null;
+  /** With --verify-signatures only: each container checked, at the digest checked, and its signatures. */
+  signatures?: ContainerSignaturesJson[];
+}
+
+export interface ContainerSignaturesJson {
+  container: ContainerKey;
+  /** `image@digest`, the pullspec whose signatures were checked. */
+  image: string;
+  digest: string;
+  signatures: SignatureEntry[];
 }
 
 /** One container of `-o json`; `pullspec` is by manifest list with --manifest-list. */
@@ -39,6 +51,8 @@ export interface ContainerJson {
 
 export interface RenderOptions extends PullspecOptions {
   region?: string | undefined;
+  /** What --verify-signatures checked (all held: a failure stops before anything is rendered). */
+  signatures?: ContainerSignatures[] | undefined;
 }
 
 export type ResolveFormat = 'text' | 'json' | 'env' | 'oscontainer' | 'os-image';
@@ -74,6 +88,9 @@ export function toJson(r: ResolvedBuild, opts: RenderOptions = {}): ResolveJson 
     containers: containersJson(r, opts),
     amis,
     qemu: qemuImage(r.meta, r.buildDir) ?? null,
+    ...(opts.signatures
+      ? { signatures: opts.signatures.map((c) => ({ container: c.key, image: c.image, digest: c.digest, signatures: c.signatures })) }
+      : {}),
   };
 }
 

@@ -106,7 +106,20 @@ describe('resolve --verify-signatures', () => {
     // Either of two keys may sign.
     const two = await resolve(root, '--key', file('stranger.pub'), '-o', 'json');
     expect(two.exitCode).toBe(0);
-    expect(JSON.parse(two.stdout).build).toBe(BUILD);
+    const j = JSON.parse(two.stdout);
+    expect(j.build).toBe(BUILD);
+    // -o json carries what was verified: each container at the digest checked, and its signature entries.
+    expect(j.signatures.map((c: { container: string; image: string }) => [c.container, c.image])).toEqual([
+      ['base-oscontainer', `${signed.base.repo}@${signed.base.digest}`],
+      ['extensions-container', `${signed.ext.repo}@${signed.ext.digest}`],
+    ]);
+    for (const c of j.signatures) {
+      expect(c.signatures.length).toBeGreaterThan(0);
+      expect(c.signatures.some((s: { kind: string; verdict: string }) => s.kind === 'sigstore' && s.verdict === 'valid')).toBe(true);
+    }
+    // Without --verify-signatures the object has no signatures field.
+    const plain = await osimage(['resolve', '--base-url', root, '--channel', CHANNEL, '-o', 'json']);
+    expect(JSON.parse(plain.stdout)).not.toHaveProperty('signatures');
   });
 
   test('an unsigned container: exit 1, one line naming it, nothing on stdout', async () => {
