@@ -10,6 +10,7 @@ import { createdTime } from '../release/new/created.js';
 import { parseMappings, type Mapping } from '../release/new/mappings.js';
 import { checkMetadataJson, releaseMetadata } from '../release/new/metadata.js';
 import { CREATE_PREFIX, MissingImagesError, assemblePayload } from '../release/new/assemble.js';
+import { assemblePayloadLayer } from '../release/new/assemble-layer.js';
 import { publishRelease } from '../release/new/output.js';
 import { writeReleaseDir } from '../release/new/publish.js';
 import * as targetModule from '../release/new/target.js';
@@ -106,9 +107,10 @@ async function runFromDir(fromDir: string, mappings: Mapping[], o: NewOptions): 
   const created = createdTime(o.created);
   const metadata = metadataFor(o, created);
   info(`info: Using ${fromDir} as the input to the release`);
-  let payload;
+  let payload: Awaited<ReturnType<typeof assemblePayloadLayer>>;
   try {
-    payload = await assemblePayload({
+    // Onto an image or into an archive, the files go into the release layer as they are made (never held whole).
+    payload = await (o.toDir === undefined ? assemblePayloadLayer : assemblePayload)({
       onInfo: (line) => info(`info: ${line}`),
       fromDir,
       metadata,
@@ -141,6 +143,7 @@ async function runFromDir(fromDir: string, mappings: Mapping[], o: NewOptions): 
     version: metadata.version,
     imageStream: payload.imageStream,
     files: payload.files,
+    layer: payload.layer,
     created,
     base: o.toImageBase,
   };

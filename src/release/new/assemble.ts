@@ -2,6 +2,7 @@
  * `release new --from-dir`: turn a folder of operator manifests plus input images into the files of a
  * release payload, as `oc adm release new` does. Pure of output: returns the files and what it decided.
  */
+import { isUtf8 } from 'node:buffer';
 import { lstat, stat } from 'node:fs/promises';
 import { readRegularFile } from '../../files/read.js';
 import { join } from 'node:path';
@@ -45,6 +46,11 @@ export interface AssembleOptions {
   jsonOnly?: boolean;
   /** oc's `info:` lines (without the prefix), told as they happen, so they come before a failure as in oc. */
   onInfo?: (line: string) => void;
+  /**
+   * Each payload file as it is made, in payload order (image-references, release-metadata, then the manifests),
+   * awaited before the next is read; the result's `files` then stay empty, so no file is held once handed on.
+   */
+  onFile?: ((file: PayloadFile) => Promise<void>) | undefined;
 }
 
 export interface PayloadFile {
@@ -200,27 +206,60 @@ export async function assemblePayload(opts: AssembleOptions): Promise<AssembledP
     .sort();
   if (pruned.length > 0) opts.onInfo?.(`Included ${kept.length} images from ${ops.length} input operators into the release`);
 
+  const references = serializeImageReferences(inputStream, opts.metadata.version, opts.created, kept);
+  const head: PayloadFile[] = [
+    { name: IMAGE_REFERENCES, data: references },
+    { name: RELEASE_METADATA, data: serializeReleaseMetadata(opts.metadata) },
+  ];
   let manifests: PayloadFile[];
   try {
     const sources = ops.map((op) => ({
       ...op,
       read: (file: string) => readRegularFile(join(opts.fromDir, op.operator, file), MAX_MANIFEST_BYTES),
     }));
-    manifests = await buildOperatorFiles(opts, sources, { ...inputStream, spec: { ...inputStream.spec, tags: inputs } });
+    // The checks of every operator's references come first (buildOperatorFiles): what a failure says and when is
+    // the same whether the files are kept or handed on.
+    const emit = opts.onFile;
+    const first = emit
+      ? async () => {
+          for (const f of head) await emit(f);
+        }
+      : undefined;
+    manifests = await buildOperatorFiles({ ...opts, onFile: emit, beforeFiles: first }, sources, {
+      ...inputStream,
+      spec: { ...inputStream.spec, tags: inputs },
+    });
   } catch (err) {
     throw creating(err);
   }
-  const references = serializeImageReferences(inputStream, opts.metadata.version, opts.created, kept);
   return {
-    files: [
-      { name: IMAGE_REFERENCES, data: references },
-      { name: RELEASE_METADATA, data: serializeReleaseMetadata(opts.metadata) },
-      ...manifests,
-    ],
+    files: opts.onFile ? [] : [...head, ...manifests],
     imageStream: parseImageReferences(references),
     operators,
     kept: kept.map((t) => t.name).sort(),
     pruned,
+  };
+}
+
+/** How many of an operator's files are being read ahead of the one in hand. */
+const READ_AHEAD = 8;
+
+/**
+ * The files' contents in order, each read started up to READ_AHEAD files before it is needed: a manifest is a few
+ * KiB, so reading one is mostly waiting (open, stat, read, close), which the checks of the files before it fill.
+ * A read that fails is reported when its file's turn comes, as if read in turn.
+ */
+function readAhead(files: string[], read: (file: string) => Promise<Buffer>): () => Promise<Buffer> {
+  const queue: Promise<Buffer>[] = [];
+  let started = 0;
+  return () => {
+    while (started < files.length && queue.length < READ_AHEAD) {
+      const p = read(files[started++]!);
+      p.catch(() => undefined);
+      queue.push(p);
+    }
+    const p = queue.shift();
+    return p ?? Promise.reject(new OsimageError('internal: read past the last file'));
   };
 }
 
@@ -240,6 +279,10 @@ export interface OperatorFileOptions {
   allowMissingImages?: boolean | undefined;
   skipManifestCheck?: boolean | undefined;
   onInfo?: ((line: string) => void) | undefined;
+  /** Each file handed on as it is made instead of returned (see AssembleOptions.onFile). */
+  onFile?: ((file: PayloadFile) => Promise<void>) | undefined;
+  /** Run once the references are checked, before the first manifest is read. */
+  beforeFiles?: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -263,6 +306,7 @@ export async function buildOperatorFiles(
     );
   }
 
+  await opts.beforeFiles?.();
   const releaseName = opts.metadata.version;
   const defaults = stream.metadata.annotations?.[ANNOTATION_VERSIONS] ?? '';
   const manifests: PayloadFile[] = [];
@@ -286,24 +330,33 @@ export async function buildOperatorFiles(
         throw new OsimageError(`operator ${JSON.stringify(op.operator)} contained an invalid image-references file: ${describe(err)}`);
       }
     }
+    const nextRead = readAhead(op.files, (file) => op.read(file));
     for (const file of op.files) {
       const label = `${op.operator}/${file}`;
-      const raw = await op.read(file);
+      const raw = await nextRead();
       let data = raw;
-      const text = raw.toString('utf8');
-      const utf8 = Buffer.from(text, 'utf8').equals(raw);
+      // Checked in place (no decoded copy to compare), and decoded once, only when something reads the text.
+      const utf8 = isUtf8(raw);
+      const manifest = isManifestFile(file);
+      const text = utf8 && (manifest || versions) ? raw.toString('utf8') : '';
       // oc checks the manifest as the operator ships it, before any substitution.
-      if (!opts.skipManifestCheck && isManifestFile(file)) {
+      if (!opts.skipManifestCheck && manifest) {
         if (!utf8) throw new OsimageError(`${label}: invalid YAML/JSON: not UTF-8 text`);
         checkManifest(label, text);
       }
       // A ConfigMap OS key that oc's substitution would leave apart from its tag ships a second OS image.
-      if (op.references && utf8 && isManifestFile(file)) {
+      if (op.references && utf8 && manifest) {
         const pairs = osImagePairProblems(label, text, `${op.operator}/${IMAGE_REFERENCES}`, op.references, replaceImageReferences);
         if (pairs.length > 0) throw new OsimageError(pairs.map((p) => p.message).join('; '));
       }
-      if (versions && utf8) data = Buffer.from(replaceVersions(replaceImageReferences(text, replacements), releaseName, versions), 'utf8');
-      manifests.push({ name: payloadName(op.operator, file, taken), data, source: label, mtime: op.mtime?.(file) });
+      if (versions && utf8) {
+        // Most manifests name no image and no version: they keep the bytes read, not a second copy of them.
+        const out = replaceVersions(replaceImageReferences(text, replacements), releaseName, versions);
+        if (out !== text) data = Buffer.from(out, 'utf8');
+      }
+      const made = { name: payloadName(op.operator, file, taken), data, source: label, mtime: op.mtime?.(file) };
+      if (opts.onFile) await opts.onFile(made);
+      else manifests.push(made);
     }
   }
   return manifests;

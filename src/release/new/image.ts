@@ -14,7 +14,7 @@ import {
   type ImageManifest,
   type ImageSource,
 } from '../../registry/types.js';
-import { buildLayer, jsonBlob, type Blob, type BuiltLayer } from '../build-layer.js';
+import { LayerWriter, jsonBlob, type Blob, type BuiltLayer } from '../build-layer.js';
 import { readImageConfig } from '../info.js';
 import type { PayloadFile } from './assemble.js';
 
@@ -26,14 +26,51 @@ export const BASE_DIGEST_LABEL = 'io.openshift.release.base-image-digest';
  * came from an image keeps its entry's time, as in oc; the folder takes `folderTime`, else the creation time.
  */
 export async function releaseLayer(files: PayloadFile[], created: string, docker: boolean, folderTime?: Date): Promise<BuiltLayer> {
+  const w = releaseLayerWriter(created, folderTime);
+  try {
+    for (const f of files) await w.add(f);
+  } catch (err) {
+    w.abort(err as Error);
+    throw err;
+  }
+  return withMediaType(await w.finish(), docker);
+}
+
+/** The release layer made a file at a time (see releaseLayer): each file's data may go once it is added. */
+export interface ReleaseLayerWriter {
+  add(file: PayloadFile): Promise<void>;
+  abort(err?: Error): void;
+  /** The layer, with the OCI layer media type (composeReleaseImage gives it the base's kind). */
+  finish(): Promise<BuiltLayer>;
+}
+
+export function releaseLayerWriter(created: string, folderTime?: Date): ReleaseLayerWriter {
   const mtime = new Date(created);
-  return buildLayer(
-    [
-      { name: 'release-manifests', type: 'directory', mode: 0o777, mtime: folderTime ?? mtime },
-      ...files.map((f) => ({ name: `release-manifests/${f.name}`, data: f.data, mode: 0o444, mtime: f.mtime ?? mtime })),
-    ],
-    docker ? { mediaType: MEDIA_TYPES.dockerLayerGzip } : {},
-  );
+  const w = new LayerWriter();
+  let first: Promise<void> | undefined = w.add({ name: 'release-manifests', type: 'directory', mode: 0o777, mtime: folderTime ?? mtime });
+  // Awaited by the next add or finish; a writer aborted before then must not leave an unhandled rejection.
+  first.catch(() => undefined);
+  const started = async () => {
+    if (first) await first;
+    first = undefined;
+  };
+  return {
+    add: async (f) => {
+      await started();
+      await w.add({ name: `release-manifests/${f.name}`, data: f.data, mode: 0o444, mtime: f.mtime ?? mtime });
+    },
+    abort: (err) => w.abort(err),
+    finish: async () => {
+      await started();
+      return w.finish();
+    },
+  };
+}
+
+/** The layer as a Docker image's layer when the base is a Docker image (the bytes are the same). */
+function withMediaType(layer: BuiltLayer, docker: boolean): BuiltLayer {
+  const mediaType = docker ? MEDIA_TYPES.dockerLayerGzip : MEDIA_TYPES.ociLayerGzip;
+  return layer.descriptor.mediaType === mediaType ? layer : { ...layer, descriptor: { ...layer.descriptor, mediaType } };
 }
 
 export interface BaseImage {
@@ -106,9 +143,11 @@ export async function composeReleaseImage(opts: {
   created: string;
   base?: BaseImage;
   folderTime?: Date | undefined;
+  /** The release layer already made of the files (releaseLayerWriter), else it is made here. */
+  layer?: BuiltLayer | undefined;
 }): Promise<ReleaseImage> {
   const docker = opts.base?.docker ?? false;
-  const layer = await releaseLayer(opts.files, opts.created, docker, opts.folderTime);
+  const layer = opts.layer ? withMediaType(opts.layer, docker) : await releaseLayer(opts.files, opts.created, docker, opts.folderTime);
   const baseConfig: ImageConfig = opts.base?.config ?? {};
   const config: ImageConfig = {
     ...baseConfig,
@@ -158,11 +197,19 @@ export async function composeReleaseList(opts: {
   created: string;
   bases: BaseList;
   folderTime?: Date | undefined;
+  layer?: BuiltLayer | undefined;
 }): Promise<ReleaseList> {
   const images: ReleaseImage[] = [];
   for (const { base } of opts.bases.images) {
     images.push(
-      await composeReleaseImage({ name: opts.name, files: opts.files, created: opts.created, base, folderTime: opts.folderTime }),
+      await composeReleaseImage({
+        name: opts.name,
+        files: opts.files,
+        created: opts.created,
+        base,
+        folderTime: opts.folderTime,
+        layer: opts.layer,
+      }),
     );
   }
   const mediaType = opts.bases.list.mediaType === MEDIA_TYPES.ociIndex ? MEDIA_TYPES.ociIndex : MEDIA_TYPES.dockerList;

@@ -12,6 +12,7 @@ import { writeFileAtomic } from '../../files/atomic.js';
 import { parseImageReference } from '../../oci/reference.js';
 import type { ImageStream } from '../../oci/image-stream.js';
 import type { ImageSource, SourceOptions } from '../../registry/types.js';
+import type { BuiltLayer } from '../build-layer.js';
 import type { PayloadFile } from './assemble.js';
 import { DEFAULT_BASE_TAG } from './from-images.js';
 import { composeReleaseImage, composeReleaseList, isBaseList, loadBases } from './image.js';
@@ -29,6 +30,8 @@ export interface Publishable {
   folderTime?: Date | undefined;
   /** The base the input settled (--to-image-base, or the release's own base), if any. */
   base?: string | undefined;
+  /** The release layer, made while the files were (releaseLayerWriter); `files` may then be empty. */
+  layer?: BuiltLayer | undefined;
   /** oc's check of a --from-release rebuild that changes nothing: the input's digest and the first file that differs. */
   reproduces?: { digest: string; firstDifference: () => string | undefined } | undefined;
 }
@@ -85,6 +88,7 @@ export function signatureMessage(opts: { creator: string; created: string; diges
 
 export async function publishRelease(p: Publishable, o: PublishOptions & { creator: string }): Promise<void> {
   if (o.toDir !== undefined) {
+    if (p.layer) throw new OsimageError('internal: --to-dir needs the payload files, not a layer made of them');
     await writeReleaseDir(p.files, o.toDir);
     return;
   }
@@ -109,7 +113,7 @@ export async function publishRelease(p: Publishable, o: PublishOptions & { creat
       const bases = baseSource
         ? await loadBases(baseSource, { filterByOs: o.filterByOs, keepManifestList: o.keepManifestList })
         : undefined;
-      const common = { name: version, files: p.files, created: p.created, folderTime: p.folderTime };
+      const common = { name: version, files: p.files, created: p.created, folderTime: p.folderTime, layer: p.layer };
       if (isBaseList(bases)) {
         const list = await composeReleaseList({ ...common, bases });
         digest = list.manifest.descriptor.digest;
