@@ -6,10 +6,13 @@ import { OsimageError, describe } from '../../errors.js';
 import { syncMany, writeFileAtomic } from '../../files/atomic.js';
 import { forEachLimit } from '../../files/parallel.js';
 import { type LayoutEntry, writeOciArchive } from '../../registry/oci-write.js';
-import { openPushTarget, type PushOptions } from '../../registry/push.js';
+import { openPushTarget, type PushOptions, type RegistryDestination } from '../../registry/push.js';
 import type { Descriptor, ImageSource } from '../../registry/types.js';
 import type { PayloadFile } from './assemble.js';
 import type { ReleaseImage, ReleaseList } from './image.js';
+
+/** How many blobs of an image are pushed at once. */
+const PUSH_PARALLEL = 4;
 
 /** A stream that starts flowing once the source's blob stream is open (push takes a synchronous opener). */
 function lazyBlob(source: ImageSource, desc: Descriptor): Readable {
@@ -33,13 +36,24 @@ export async function pushRelease(
 ): Promise<string> {
   const dest = await openPushTarget(target, opts);
   const sameRegistry = opts.baseRegistry !== undefined && opts.baseRegistry === dest.reference.registry;
-  for (const desc of image.baseLayers) {
-    if (!base) throw new OsimageError('internal: base layers without a base image');
-    await dest.pushBlob(desc, () => lazyBlob(base, desc), sameRegistry && opts.baseRepository ? { mountFrom: opts.baseRepository } : {});
-  }
-  await dest.pushBlob(image.layer.descriptor, image.layer.bytes);
-  await dest.pushBlob(image.config.descriptor, image.config.bytes);
+  if (image.baseLayers.length > 0 && !base) throw new OsimageError('internal: base layers without a base image');
+  await pushBlobs(dest, image, base, sameRegistry ? opts.baseRepository : undefined);
   return dest.pushManifest(image.manifest.bytes, image.manifest.descriptor.mediaType);
+}
+
+/**
+ * An image's blobs, all at once (as oc pushes them): each is a few requests (a HEAD, then a mount or an upload) that
+ * would otherwise wait on the one before; the manifest goes only once every blob is there.
+ */
+async function pushBlobs(dest: RegistryDestination, image: ReleaseImage, base: ImageSource | undefined, mountFrom: string | undefined) {
+  const pushes = [
+    ...image.baseLayers.map((desc) => () => dest.pushBlob(desc, () => lazyBlob(base!, desc), mountFrom ? { mountFrom } : {})),
+    () => dest.pushBlob(image.layer.descriptor, image.layer.bytes),
+    () => dest.pushBlob(image.config.descriptor, image.config.bytes),
+  ];
+  await forEachLimit(pushes, PUSH_PARALLEL, async (push) => {
+    await push();
+  });
 }
 
 /** Push every image of a list by digest (base layers as pushRelease does), then the list under the target's tag. */
@@ -52,11 +66,7 @@ export async function pushReleaseList(
   const dest = await openPushTarget(target, opts);
   const sameRegistry = opts.baseRegistry !== undefined && opts.baseRegistry === dest.reference.registry;
   for (const image of release.images) {
-    for (const desc of image.baseLayers) {
-      await dest.pushBlob(desc, () => lazyBlob(base, desc), sameRegistry && opts.baseRepository ? { mountFrom: opts.baseRepository } : {});
-    }
-    await dest.pushBlob(image.layer.descriptor, image.layer.bytes);
-    await dest.pushBlob(image.config.descriptor, image.config.bytes);
+    await pushBlobs(dest, image, base, sameRegistry ? opts.baseRepository : undefined);
     await dest.pushManifest(image.manifest.bytes, image.manifest.descriptor.mediaType, image.manifest.descriptor.digest);
   }
   return dest.pushManifest(release.manifest.bytes, release.manifest.descriptor.mediaType);
