@@ -17,8 +17,9 @@
  *   --new-runs N     OSIMAGE_BENCH_NEW_RUNS     timed runs of `release new --from-release` per tool (default 3)
  *   --only SECTION   OSIMAGE_BENCH_ONLY         run one section alone: `from-release`, or `payload` (the full-size
  *                                               payload's queries: release info in four views, --changes-from,
- *                                               extract --file and --to, against oc and the minimum bytes); the
- *                                               Markdown then goes to stdout, and to --results only when given
+ *                                               extract --file and --to, release new --from-dir, against oc and
+ *                                               the minimum bytes); the Markdown then goes to stdout, and to
+ *                                               --results only when given
  *   --results FILE   OSIMAGE_BENCH_RESULTS      where the Markdown goes (default hack/bench/RESULTS.md)
  *   --before BIN     OSIMAGE_BENCH_BEFORE       another build's bin/osimage (an older checkout, built), measured in
  *                                               the same rounds of the payload queries: what a change gained

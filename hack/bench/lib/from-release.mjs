@@ -44,7 +44,7 @@ async function get(url, accept) {
 }
 
 /** The files under release-manifests/ in the top layer of `repo:tag`, plus the config's labels and the layers. */
-async function readRelease(host, repo, tag) {
+export async function readRelease(host, repo, tag) {
   const accept = 'application/vnd.oci.image.manifest.v1+json, application/vnd.docker.distribution.manifest.v2+json';
   const manifest = JSON.parse((await get(`http://${host}/v2/${repo}/manifests/${tag}`, accept)).toString());
   const config = JSON.parse((await get(`http://${host}/v2/${repo}/blobs/${manifest.config.digest}`)).toString());
@@ -79,7 +79,7 @@ async function readRelease(host, repo, tag) {
  * image-references by tag (pullspec and annotations; its metadata and creationTimestamp are the tool's),
  * the base layers and the base-image-digest label.
  */
-function compare(got, want) {
+export function compare(got, want) {
   const diffs = [];
   const names = (m) => [...m.keys()].sort();
   const g = names(got.files);

@@ -12,7 +12,7 @@
 import { once } from 'node:events';
 import { createCipheriv, createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gzipSync } from 'node:zlib';
@@ -693,11 +693,42 @@ async function buildPayload(
     });
     content.set(layer.descriptor.digest, { bytes: layer.bytes });
     content.set(image.config.descriptor.digest, { bytes: image.config.bytes });
-    return { image, layer, pullspecs, files, tarBytes: files.reduce((n, f) => n + Buffer.byteLength(f.data), 0) };
+    return {
+      image,
+      layer,
+      pullspecs,
+      files,
+      tarBytes: files.reduce((n, f) => n + Buffer.byteLength(f.data), 0),
+      version: v,
+      base: images[CVO],
+      // The same release as a `release new --from-dir` input, its components at `h/repo` (swapOs aside).
+      writeFromDir: (dir, h) => writeFromDir(dir, h, repo, { version: v }),
+    };
+  }
+
+  /**
+   * A `release new --from-dir` input for components at `host/repo`, shaped like the payload's release-manifests/:
+   * image-references (every tag, annotated as the release's own), release-metadata, and the operators' manifests,
+   * each operator's in a folder of its own with its image-references (the shape --from-dir reads). Returns the
+   * files the tools should write for it (`payloadManifests`, version `v`).
+   */
+  async function writeFromDir(dir, host, repo, { version: v = version } = {}) {
+    const pullspecs = Object.fromEntries(plan.names.map((n) => [n, `${host}/${repo}@${images[n].descriptor.digest}`]));
+    const files = payloadManifests({ version: v, plan, manifests, pullspecs, labels });
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'image-references'), files[0].data);
+    await writeFile(join(dir, 'release-metadata'), files[1].data);
+    for (const op of plan.operators) {
+      await mkdir(join(dir, op));
+      await writeFile(join(dir, op, 'image-references'), manifests[op].imageReferences);
+      for (const f of manifests[op].files) await writeFile(join(dir, op, f.name), f.data);
+    }
+    return files;
   }
 
   const operatorLayerBytes = plan.operators.reduce((n, op) => n + images[op].layers[1].descriptor.size, 0);
   return {
+    writeFromDir,
     plan,
     manifests,
     labels,

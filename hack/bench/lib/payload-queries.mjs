@@ -3,10 +3,14 @@
  * minimum bytes each answer needs (always): `release info` in four views, `--changes-from`, `extract --file
  * image-references` and `extract --to`, each first query (a fresh empty cache folder every osimage run; oc keeps
  * none). Timed runs go straight to the registry, in alternating pairs after one warm-up; then one run of each
- * tool goes through the counting proxy, whose GET bodies are the bytes fetched.
+ * tool goes through the counting proxy, whose GET bodies are the bytes fetched. Last, `release new --from-dir DIR
+ * --to-image`: the same payload as an input folder (image-references naming its images, each operator's manifests
+ * in a folder of its own), built onto the cluster-version-operator image it names, as oc does; each tool's last
+ * pushed release is read back and compared with the files of the release itself.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { compare, readRelease } from './from-release.mjs';
 import { alternate, median, run } from './measure.mjs';
 
 const lastLine = (text) => text.trim().split('\n').pop()?.slice(0, 300) ?? '';
@@ -14,9 +18,11 @@ const lastLine = (text) => text.trim().split('\n').pop()?.slice(0, 300) ?? '';
 /**
  * The operations: name, the arguments after the tool's `release` verb (osimage `release`, oc `adm release`),
  * and which blobs the answer needs at least (`views`: manifest, config and the release layer of each release;
- * `file`: manifest and the release layer; `all`: manifest and every layer, since `--to` writes the merged view).
+ * `file`: manifest and the release layer; `all`: manifest and every layer, since `--to` writes the merged view;
+ * `base`: the base image's manifest and config, all `release new --from-dir` needs to read: its base layers are
+ * mounted, not copied). FROMDIR and TO are filled in per run.
  */
-function operations(ref, previous) {
+function operations(ref, previous, version) {
   return [
     { key: 'info', label: '`release info`', args: ['info', ref], needs: 'views' },
     { key: 'pullspecs', label: '`release info --pullspecs`', args: ['info', '--pullspecs', ref], needs: 'views' },
@@ -36,13 +42,32 @@ function operations(ref, previous) {
       needs: 'file',
     },
     { key: 'extractTo', label: '`release extract --to DIR`', args: ['extract', '--to', 'DIR', ref], needs: 'all' },
+    {
+      key: 'fromDir',
+      label: '`release new --from-dir DIR --to-image`',
+      args: ['new', '--from-dir', 'FROMDIR', ...newMetadata(version), '--to-image', 'TO'],
+      needs: 'base',
+    },
+  ];
+}
+
+/** The release-metadata flags that give the input release's own (payloadManifests: version, previous, errata URL). */
+function newMetadata(version) {
+  return [
+    '--name',
+    version,
+    '--previous',
+    '4.15.30,4.15.31,4.16.0',
+    '--metadata',
+    JSON.stringify({ url: 'https://access.redhat.com/errata/RHSA-2026:0001' }),
   ];
 }
 
 /** The minimum bytes of an operation: what its answer cannot be given without (see operations). */
 function minimumOf(op, images) {
   let n = 0;
-  for (const image of images.slice(0, op.releases ?? 1)) {
+  if (op.needs === 'base') return images[0].base.bytes.length + images[0].base.config.descriptor.size;
+  for (const image of images.slice(0, op.releases ?? 1).map((r) => r.image)) {
     n += image.bytes.length;
     if (op.needs === 'views') n += image.config.descriptor.size;
     const layers = op.needs === 'all' ? image.layers : image.layers.slice(-1);
@@ -62,6 +87,7 @@ export async function payloadQueriesSection({
   proxy,
   releaseRepo,
   releaseTag,
+  newRepo = 'ocp/release-new',
   tmp,
   runs,
   oc,
@@ -71,28 +97,42 @@ export async function payloadQueriesSection({
   log,
 }) {
   const at = (h, tag) => `${h}/${releaseRepo}:${tag}`;
-  const ops = (h) => operations(at(h, releaseTag), at(h, `${releaseTag}-previous`));
+  const ops = (h) => operations(at(h, releaseTag), at(h, `${releaseTag}-previous`), release.version);
+  // The --from-dir inputs: one naming the registry (timed runs), one naming the proxy (the counted run).
+  const fromDirs = {};
+  for (const [key, h] of [
+    ['direct', host],
+    ['proxy', proxy.host],
+  ]) {
+    const dir = join(tmp, `from-dir-${key}`);
+    fromDirs[h] = { dir, files: await release.writeFromDir(dir, h) };
+  }
+  const pushed = {};
   let n = 0;
-  const job = (who, op) => async () => {
-    const i = n++;
-    const dir = join(tmp, `q-${who}-${i}`);
-    const cache = join(tmp, `q-cache-${i}`);
-    const args = op.args.map((a) => (a === 'DIR' ? dir : a));
-    if (op.key === 'extractTo') await mkdir(dir, { recursive: true });
-    const r =
-      who !== 'oc'
-        ? await run(node, [who === 'before' ? beforeBin : bin, 'release', ...args.slice(0, 1), '--insecure', ...args.slice(1)], {
-            tmp,
-            env: { ...process.env, OSIMAGE_CACHE_DIR: cache },
-            keepStdout: false,
-          })
-        : await run('oc', ['adm', 'release', ...args.slice(0, 1), '--insecure=true', ...args.slice(1)], { tmp, keepStdout: false });
-    await rm(dir, { recursive: true, force: true });
-    await rm(cache, { recursive: true, force: true });
-    if (r.code !== 0) return { wallMs: r.wallMs, rssKiB: r.rssKiB, failed: `exit ${r.code}: ${lastLine(r.stderr)}` };
-    return { wallMs: r.wallMs, rssKiB: r.rssKiB, cpuMs: r.cpuMs };
-  };
-  const images = [release.image, previous.image];
+  const job =
+    (who, op, h = host) =>
+    async () => {
+      const i = n++;
+      const dir = join(tmp, `q-${who}-${i}`);
+      const cache = join(tmp, `q-cache-${i}`);
+      const tag = `from-dir-${who}-${i}`;
+      const args = op.args.map((a) => (a === 'DIR' ? dir : a === 'FROMDIR' ? fromDirs[h].dir : a === 'TO' ? `${h}/${newRepo}:${tag}` : a));
+      if (op.key === 'extractTo') await mkdir(dir, { recursive: true });
+      const r =
+        who !== 'oc'
+          ? await run(node, [who === 'before' ? beforeBin : bin, 'release', ...args.slice(0, 1), '--insecure', ...args.slice(1)], {
+              tmp,
+              env: { ...process.env, OSIMAGE_CACHE_DIR: cache },
+              keepStdout: false,
+            })
+          : await run('oc', ['adm', 'release', ...args.slice(0, 1), '--insecure=true', ...args.slice(1)], { tmp, keepStdout: false });
+      await rm(dir, { recursive: true, force: true });
+      await rm(cache, { recursive: true, force: true });
+      if (r.code !== 0) return { wallMs: r.wallMs, rssKiB: r.rssKiB, failed: `exit ${r.code}: ${lastLine(r.stderr)}` };
+      if (op.key === 'fromDir') pushed[who] = { host: h, tag };
+      return { wallMs: r.wallMs, rssKiB: r.rssKiB, cpuMs: r.cpuMs };
+    };
+  const images = [release, previous];
   const results = [];
   for (const [i, op] of ops(host).entries()) {
     const jobs = { osimage: job('osimage', op) };
@@ -104,11 +144,29 @@ export async function payloadQueriesSection({
     const bytes = {};
     for (const who of Object.keys(jobs)) {
       proxy.reset();
-      const r = await job(who, counted)();
+      const r = await job(who, counted, proxy.host)();
       bytes[who] = r.failed ? undefined : proxy.totals();
     }
     proxy.reset();
-    results.push({ key: op.key, label: op.label, samples, bytes, minimum: minimumOf(op, images) });
+    const checks = {};
+    // What each tool pushed last (the counted run, through the proxy) against the release's own files and base.
+    if (op.key === 'fromDir') {
+      const want = {
+        baseLayers: release.base.layers.map((l) => l.descriptor.digest),
+        baseDigest: release.base.descriptor.digest,
+      };
+      for (const who of Object.keys(jobs)) {
+        if (!pushed[who]) continue;
+        // The counted run names the proxy: its pullspecs are the proxy's, so compare with that input's files.
+        const expected = { ...want, files: fromDirs[pushed[who].host].files };
+        try {
+          checks[who] = compare(await readRelease(host, newRepo, pushed[who].tag), expected);
+        } catch (err) {
+          checks[who] = [`could not read the pushed release: ${err.message}`];
+        }
+      }
+    }
+    results.push({ key: op.key, label: op.label, samples, bytes, checks, minimum: minimumOf(op, images) });
   }
   const layer = release.layer.descriptor.size;
   return {
@@ -157,7 +215,11 @@ export function payloadQueriesLines(pq) {
       "each round's osimage/oc (the two ran back to back), with its range; CPU is user + system time (GNU time), steadier than " +
       'wall time on a busy machine. Bytes: one more run of each tool through the counting proxy ' +
       '(GET bodies); the minimum is the manifest, the config (views that show Created) and the release layer of each release read ' +
-      '(`extract --to`: every layer, since it writes the merged view, as oc does).',
+      '(`extract --to`: every layer, since it writes the merged view, as oc does). `release new --from-dir DIR --to-image`: the ' +
+      "same payload as an input folder (image-references naming its images, release-metadata, each operator's manifests " +
+      'and image-references in a folder of its own), pushed as a new tag of `ocp/release-new` onto the cluster-version-operator ' +
+      "image the folder names (oc's default base, `--to-image-base-tag`), with the release's `--name`, `--previous` and " +
+      "`--metadata`; its minimum is that base image's manifest and config (the base layers are mounted, not copied).",
     '',
   );
   L.push(
@@ -188,20 +250,32 @@ export function payloadQueriesLines(pq) {
     );
   }
   L.push('');
+  for (const r of pq.results) {
+    for (const [who, diffs] of Object.entries(r.checks ?? {})) {
+      L.push(
+        `- ${r.label}, ${who}'s last pushed release read back: ${diffs.length ? `**differs**: ${diffs.join('; ')}` : "the release's files (manifests byte for byte, image-references tag by tag, release-metadata), on the CVO image's layers, with its base-image-digest label"}`,
+      );
+    }
+  }
+  if (pq.results.some((r) => Object.keys(r.checks ?? {}).length)) L.push('');
   if (pq.before) {
     L.push(
-      `Before (\`${pq.before}\`, measured in the same rounds): each round's osimage/before and before/oc, medians.`,
+      `Before (\`${pq.before}\`, measured in the same rounds): each round's osimage/before and before/oc, medians; CPU and ` +
+        'peak RSS: the medians of each.',
       '',
-      '| operation | before | now / before | before / oc | before bytes / minimum |',
-      '|---|---|---|---|---|',
+      '| operation | before | now / before | before / oc | CPU now / before | before bytes / minimum | before peak RSS |',
+      '|---|---|---|---|---|---|---|',
     );
     for (const r of pq.results) {
       const b = r.samples.before ?? [];
       const mid = (x) => (x.length ? `${median(x).toFixed(2)}×` : '–');
       const bytes = r.bytes.before ? `${fmtBytes(r.bytes.before.bytes)} (${(r.bytes.before.bytes / r.minimum).toFixed(3)}×)` : '–';
       const ok = b.filter((v) => !v.failed).map((v) => v.wallMs);
+      const of = (x, key) => median(x.filter((v) => !v.failed && v[key] !== undefined).map((v) => v[key]));
+      const [cpuNow, cpuBefore, rss] = [of(r.samples.osimage, 'cpuMs'), of(b, 'cpuMs'), of(b, 'rssKiB')];
+      const cpu = Number.isNaN(cpuNow) || Number.isNaN(cpuBefore) ? '–' : `${(cpuNow / cpuBefore).toFixed(2)}×`;
       L.push(
-        `| ${r.label} | ${ok.length ? fmtMs(median(ok)) : 'failed'} | ${mid(pairRatios(r.samples.osimage, b))} | ${r.samples.oc ? mid(pairRatios(b, r.samples.oc)) : '–'} | ${bytes} |`,
+        `| ${r.label} | ${ok.length ? fmtMs(median(ok)) : 'failed'} | ${mid(pairRatios(r.samples.osimage, b))} | ${r.samples.oc ? mid(pairRatios(b, r.samples.oc)) : '–'} | ${cpu} | ${bytes} | ${Number.isNaN(rss) ? '–' : `${(rss / 1024).toFixed(0)} MiB`} |`,
       );
     }
     L.push('');
