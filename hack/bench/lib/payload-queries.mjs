@@ -12,6 +12,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compare, readRelease } from './from-release.mjs';
 import { alternate, median, run } from './measure.mjs';
+import { payloadTargetLines } from './payload-targets.mjs';
 
 const lastLine = (text) => text.trim().split('\n').pop()?.slice(0, 300) ?? '';
 
@@ -258,6 +259,7 @@ export function payloadQueriesLines(pq) {
     }
   }
   if (pq.results.some((r) => Object.keys(r.checks ?? {}).length)) L.push('');
+  L.push(...payloadTargetLines(pq));
   if (pq.before) {
     L.push(
       `Before (\`${pq.before}\`, measured in the same rounds): each round's osimage/before and before/oc, medians; CPU and ` +
