@@ -56,7 +56,7 @@ export interface Environment {
   digests: Record<string, string>;
   /** The digests of the releases built for this run (images.mjs buildRunSet). */
   runDigests: Record<string, string>;
-  /** The infoflag- pairs' inputs (info-images.mjs): the fixed set and the run's changelog repositories. */
+  /** The infoflag- pairs' inputs (info-images.mjs): the fixed set and the run's changelog repositories (none without pairs). */
   info: unknown;
   dir: string;
   /** The htpasswd and tls registries (access.mjs), started when a pair first names one. */
@@ -71,7 +71,8 @@ export declare const PAIRS_FILE: string;
 export declare const FIXTURES: string;
 export declare const STREAMS: Stream[];
 export declare function loadPairs(file?: string): Promise<Pair[]>;
-export declare function startEnvironment(): Promise<Environment>;
+/** `pairs: false`: only the image set and the run set (no infoflag- images, no stored `release new` outputs). */
+export declare function startEnvironment(opts?: { pairs?: boolean }): Promise<Environment>;
 export declare function expand(arg: string, env: Environment, pairDir: string): string;
 export declare function template(
   text: string,

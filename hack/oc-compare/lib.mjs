@@ -43,9 +43,11 @@ export const STREAMS = ['stdout', 'stderr', 'exitCode', 'files'];
 
 /**
  * Start the registry, push the image set, pick a port nothing listens on. `stop()` ends the registry and removes
- * the folders.
+ * the folders. `{ pairs: false }` pushes only the image set and the run set (the releases that name this
+ * registry): not the infoflag- pairs' images nor the stored `release new` outputs, which only pairs read (and
+ * which cost more than half of the start).
  */
-export async function startEnvironment() {
+export async function startEnvironment({ pairs = true } = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'oc-compare-'));
   const set = await buildSet();
   const server = await startRegistryServer({ dir, logLevel: 'error' });
@@ -57,14 +59,16 @@ export async function startEnvironment() {
     // The releases that name this registry (and this run's git repositories): their digests vary with the run.
     runSet = await buildRunSet(server.host, closed, set.digests, await makeGitRepos(join(dir, 'git')));
     await pushSet(server.host, runSet);
-    // The infoflag- pairs' component images and releases (info-images.mjs), also built for the run.
-    const repos = await makeChangelogRepos(join(dir, 'changelog-git'));
-    const infoSet = await buildInfoSet(server.host, closed, repos);
-    await pushSet(server.host, infoSet);
-    runSet.digests = { ...runSet.digests, ...infoSet.digests };
-    info = { set, repos };
-    // Both tools' `release new` outputs, stored (access.mjs): their digests are fixed.
-    Object.assign(set.digests, await pushNewReleases(server.host));
+    if (pairs) {
+      // The infoflag- pairs' component images and releases (info-images.mjs), also built for the run.
+      const repos = await makeChangelogRepos(join(dir, 'changelog-git'));
+      const infoSet = await buildInfoSet(server.host, closed, repos);
+      await pushSet(server.host, infoSet);
+      runSet.digests = { ...runSet.digests, ...infoSet.digests };
+      info = { set, repos };
+      // Both tools' `release new` outputs, stored (access.mjs): their digests are fixed.
+      Object.assign(set.digests, await pushNewReleases(server.host));
+    }
   } catch (err) {
     await server.stop();
     throw err;

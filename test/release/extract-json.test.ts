@@ -1,13 +1,11 @@
 /**
  * `release extract -o json` (the shape of docs/release.md): the release read and the files written, for --to and
- * --credentials-requests (an OCI archive) and --command (the real registry of the oc comparison); -o commit stays
- * oc's, for --git only, with oc's words.
+ * --credentials-requests (an OCI archive); -o commit stays oc's, for --git only, with oc's words. --command -o json
+ * (the real registry of the oc comparison) is in extract-tools-cli.test.ts, which starts that registry anyway.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Environment, startEnvironment } from '../../hack/oc-compare/lib.mjs';
 import { osimage } from '../helpers/cli.js';
 import { archive, entry, image, releaseEntries, tempDir, type Temp } from '../helpers/oci-builder.js';
 
@@ -80,29 +78,5 @@ describe('release extract -o json (an OCI archive)', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.split('\n')[0]).toBe(message);
-  });
-});
-
-describe('release extract --command -o json (a registry)', () => {
-  let env: Environment;
-  let dir: string;
-  beforeAll(async () => {
-    env = await startEnvironment();
-    dir = await mkdtemp(join(tmpdir(), 'osimage-extract-json-'));
-  });
-  afterAll(async () => {
-    await env?.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  it('names the binary written, relative to --to, and the release digest', async () => {
-    const out = join(dir, 'bin');
-    const image = `${env.registry}/ocp/release:tools`;
-    const r = await osimage(['release', 'extract', '--insecure', '--command', 'openshift-install', '--to', out, image, '-o', 'json']);
-    expect(r.exitCode).toBe(0);
-    expect(r.stderr).toBe('');
-    const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(KEYS);
-    expect(j).toMatchObject({ image, mode: 'tools', digest: env.runDigests['ocp/release:tools'], dir: out, files: ['openshift-install'] });
   });
 });

@@ -2,7 +2,7 @@
  * `osimage release extract --tools / --command` end to end against the registry of the oc comparison
  * (hack/oc-compare: images.mjs buildRunSet): what oc's recordings cannot show. sha256sum.txt names each file with
  * its real hash, --signing-key writes a signature of it that verifies, and --idms-file (which oc 4.13's extract
- * lacks) finds components on their mirrors.
+ * lacks) finds components on their mirrors; and `--command -o json`.
  */
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -15,7 +15,8 @@ import { osimage } from '../helpers/cli.js';
 let env: Environment;
 let dir: string;
 beforeAll(async () => {
-  env = await startEnvironment();
+  // The releases built for this registry are enough: the pairs' images are side-by-side.test.ts's.
+  env = await startEnvironment({ pairs: false });
   dir = await mkdtemp(join(tmpdir(), 'osimage-tools-cli-'));
 });
 afterAll(async () => {
@@ -128,5 +129,20 @@ describe('release extract --command', () => {
     );
     const both = await osimage(['release', 'extract', '--icsp-file', idms, '--idms-file', idms, '--command', 'oc', release]);
     expect(both).toMatchObject({ exitCode: 2, stderr: 'error: icsp-file and idms-file are mutually exclusive' });
+  });
+});
+
+// `-o json` of --command (the shape of docs/release.md; the other modes are in extract-json.test.ts): here, where
+// the registry is running anyway.
+describe('release extract --command -o json', () => {
+  it('names the binary written, relative to --to, and the release digest', async () => {
+    const out = join(dir, 'json-bin');
+    const image = `${env.registry}/ocp/release:tools`;
+    const r = await osimage(['release', 'extract', '--insecure', '--command', 'openshift-install', '--to', out, image, '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('');
+    const j = JSON.parse(r.stdout);
+    expect(Object.keys(j)).toEqual(['image', 'mode', 'digest', 'listDigest', 'created', 'dir', 'files']);
+    expect(j).toMatchObject({ image, mode: 'tools', digest: env.runDigests['ocp/release:tools'], dir: out, files: ['openshift-install'] });
   });
 });
