@@ -9,9 +9,11 @@ import { fileURLToPath } from 'node:url';
 export default async function setup(): Promise<void> {
   const repo = fileURLToPath(new URL('..', import.meta.url));
   const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
-  // tsconfig.build.json builds incrementally (its build info in dist/, so removing dist/ removes it too): when
-  // src/ has not changed since the last build, this costs a third of a full build.
-  const args = [tsc, '-p', 'tsconfig.build.json'];
+  // tsconfig.build.json builds incrementally (its build info in dist/, so removing dist/ removes it too). Build mode
+  // (-b) first asks whether anything changed since that build info (by content, whoever built it: `npm run build`'s
+  // -p writes the same file): when src/ has not changed this takes 0.2 s, where -p reloads every file (3 s here).
+  // Both report type errors and fail alike.
+  const args = [tsc, '-b', 'tsconfig.build.json'];
   const r = await execa(process.execPath, args, { cwd: repo, reject: false, all: true });
   if (r.exitCode !== 0) throw new Error(`building dist/ for the subprocess tests failed (tsc ${args.slice(1).join(' ')}):\n${r.all}`);
   // The commit `--version` names (build/build-info.mjs), so that a subprocess test never sees a stale one.
