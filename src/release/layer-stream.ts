@@ -4,7 +4,7 @@
  * entries. A reader that stops early still drains the rest of the compressed bytes through the digest check,
  * so that what was used has been verified. What the entries mean across layers is overlay.ts's job.
  */
-import { type Readable, Transform } from 'node:stream';
+import { type Readable, type Transform, Writable } from 'node:stream';
 import { extract as tarExtract, type Header } from 'tar-stream';
 import { OsimageError, describe } from '../errors.js';
 import type { Descriptor, ImageSource } from '../registry/types.js';
@@ -24,26 +24,81 @@ export const MAX_FILE_BYTES = 64 * 1024 * 1024;
  */
 const INFLATE_CHUNK = 1024 * 1024;
 
-/** A pass-through that hands on its input in chunks of at least `size` bytes (the last may be smaller). */
-function gather(size: number): Transform {
-  let parts: Buffer[] = [];
-  let have = 0;
-  const joined = () => {
-    const out = parts.length === 1 ? parts[0]! : Buffer.concat(parts, have);
-    parts = [];
-    have = 0;
-    return out;
+/**
+ * The first piece is small: a file near the start of a layer (image-references is the second entry of a payload's
+ * release layer) is then found after inflating a few hundred KiB, not the ~8 MiB that 1 MiB of manifests inflates to,
+ * and without waiting for that 1 MiB to arrive.
+ */
+const FIRST_INFLATE_CHUNK = 64 * 1024;
+
+/** Input buffers the feeder fills in turn: one being inflated, one filling, one spare. */
+const FEED_BUFFERS = 3;
+
+/**
+ * A writable end that hands gunzip its input in pieces of INFLATE_CHUNK bytes (the first is FIRST_INFLATE_CHUNK, the
+ * last may be smaller), copied into a few buffers used again and again instead of a new one per piece: a layer of
+ * 100 MiB would otherwise allocate 100 MiB more for the garbage collector to find, and the kernel to fault in page by
+ * page. A buffer is filled again only once gunzip's write callback says it has consumed it; until one is free the
+ * feeder holds its callback, so the blob stream waits (backpressure).
+ */
+function feeder(gunzip: Transform): Writable {
+  const free: Buffer[] = [];
+  let made = 0;
+  let current: Buffer | undefined;
+  let filled = 0;
+  let first = true;
+  let waiting: (() => void) | undefined;
+  const take = (): Buffer | undefined => {
+    if (free.length > 0) return free.pop();
+    if (made < FEED_BUFFERS) {
+      made++;
+      return Buffer.allocUnsafeSlow(INFLATE_CHUNK);
+    }
+    return undefined;
   };
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      parts.push(chunk);
-      have += chunk.length;
-      if (have >= size) done(null, joined());
-      else done();
+  const give = (buf: Buffer) => () => {
+    free.push(buf);
+    const w = waiting;
+    waiting = undefined;
+    w?.();
+  };
+  /** Hand the current buffer (or its filled part) to gunzip. */
+  const send = () => {
+    if (!current || filled === 0) return;
+    const buf = current;
+    gunzip.write(filled === buf.length ? buf : buf.subarray(0, filled), give(buf));
+    current = undefined;
+    filled = 0;
+    first = false;
+  };
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      let at = 0;
+      const fill = () => {
+        while (at < chunk.length) {
+          current ??= take();
+          if (!current) {
+            waiting = fill;
+            return;
+          }
+          const size = first ? FIRST_INFLATE_CHUNK : current.length;
+          const n = chunk.copy(current, filled, at, at + size - filled);
+          at += n;
+          filled += n;
+          if (filled === size) send();
+        }
+        done();
+      };
+      fill();
     },
-    flush(done) {
-      if (have > 0) done(null, joined());
-      else done();
+    final(done) {
+      send();
+      gunzip.end();
+      done();
+    },
+    destroy(err, done) {
+      waiting = undefined;
+      done(err);
     },
   });
 }
@@ -171,7 +226,7 @@ export async function readLayer(
   }
   // zlib's default 16 KiB output chunks would cost a thread-pool trip each, as small input chunks do (INFLATE_CHUNK).
   const gunzip = kind === 'gzip' ? zlib().createGunzip({ chunkSize: INFLATE_CHUNK }) : undefined;
-  const batch = gunzip ? gather(INFLATE_CHUNK) : undefined;
+  const batch = gunzip ? feeder(gunzip) : undefined;
   const ex = tarExtract();
 
   return new Promise((resolve, reject) => {
@@ -215,7 +270,6 @@ export async function readLayer(
       stopping = true;
       if (gunzip && batch) {
         raw.unpipe(batch);
-        batch.unpipe(gunzip);
         batch.destroy();
         gunzip.unpipe(ex);
         gunzip.destroy();
@@ -313,11 +367,9 @@ export async function readLayer(
         onBytes(total);
       });
     }
-    if (gunzip && batch)
-      raw
-        .pipe(batch)
-        .pipe(gunzip)
-        .pipe(ex as unknown as NodeJS.WritableStream);
-    else raw.pipe(ex as unknown as NodeJS.WritableStream);
+    if (gunzip && batch) {
+      raw.pipe(batch);
+      gunzip.pipe(ex as unknown as NodeJS.WritableStream);
+    } else raw.pipe(ex as unknown as NodeJS.WritableStream);
   });
 }
