@@ -9,6 +9,7 @@ import { optionDescription } from './commands/help.js';
 import { addLogOptions } from './commands/log-options.js';
 import { DEBUG_LEVEL, beginLog, logs } from './verbosity.js';
 import { beginRun } from './lifecycle.js';
+import { CODE_CACHE_PROFILE } from './code-cache-profile.js';
 
 /**
  * A command of the table: its one-line summary, the summaries of its subcommands by name (in help's order),
@@ -123,12 +124,27 @@ function commandPath(c: Command): string {
   return c.parent ? `${commandPath(c.parent)} ${c.name()}` : c.name();
 }
 
+/** The words of the arguments that are not options (nor the level after `-v` / `--loglevel`, src/commands/log-options.ts). */
+const wordsOf = (argv: string[]) => argv.filter((a, i) => !a.startsWith('-') && !['-v', '--v', '--loglevel'].includes(argv[i - 1] ?? ''));
+
 /** The command the arguments name (`osimage resolve ...`, `osimage help resolve`), if any. */
 function commandName(argv: string[]): string | undefined {
-  // The level after `-v` / `--loglevel` (options of the program, src/commands/log-options.ts) is no command.
-  const words = argv.filter((a, i) => !a.startsWith('-') && !['-v', '--v', '--loglevel'].includes(argv[i - 1] ?? ''));
+  const words = wordsOf(argv);
   const first = words[0] === 'help' ? words[1] : words[0];
   return first !== undefined && first in COMMANDS ? first : undefined;
+}
+
+/**
+ * The launcher keeps a code cache entry per command run (src/launcher/code-cache.ts): `release-info`, `cache-prune`,
+ * `resolve`, with `-help` for a help run, from the command table alone (so the names are bounded).
+ */
+export function codeCacheProfile(argv: string[], name: string): string {
+  const words = wordsOf(argv);
+  const next = words[words.indexOf(name) + 1];
+  const subcommands = COMMANDS[name]?.subcommands;
+  const sub = next !== undefined && subcommands && Object.hasOwn(subcommands, next) ? next : undefined;
+  const help = argv.includes('--help') || argv.includes('-h');
+  return [name, sub, help ? 'help' : undefined].filter(Boolean).join('-');
 }
 
 /**
@@ -210,11 +226,17 @@ async function runCommand(given: string[], run: Io): Promise<number> {
   };
   const program = newProgram(Command);
   const name = commandName(argv);
-  if (name === 'completion') {
-    // Its scripts describe every command: the one run that loads them all.
-    await addEveryCommand(program);
-  } else if (name) {
-    program.addCommand(await loadCommand(name));
+  if (name) {
+    // Named only while the command's module loads: runs in one process (the tests) never see another's name.
+    const globals = globalThis as Record<symbol, unknown>;
+    globals[CODE_CACHE_PROFILE] = codeCacheProfile(argv, name);
+    try {
+      // completion's scripts describe every command: the one run that loads them all.
+      if (name === 'completion') await addEveryCommand(program);
+      else program.addCommand(await loadCommand(name));
+    } finally {
+      delete globals[CODE_CACHE_PROFILE];
+    }
   } else {
     for (const [n, c] of Object.entries(COMMANDS)) program.command(n).description(summaryOf(c));
   }

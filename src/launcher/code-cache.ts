@@ -18,8 +18,8 @@
  * The cache is safe to lose: entries are keyed by the Node version, the architecture and the script's SHA-256
  * (from bundle.json), so a rebuilt bundle or another Node never reads it; V8 rejects data made under other flags
  * (then the script compiles from source and the entry is written again); entries are written atomically (a temp
- * file, then a rename), 0600 in a 0700 folder, once, when a script ran without a usable entry; reading or writing
- * failures are ignored. Where: `<bundle>/code-cache/` when writable, else `$XDG_CACHE_HOME/osimage/code-cache`
+ * file, then a rename), 0600 in a 0700 folder, once, when a script ran without a usable entry (a command's entry only
+ * when its run succeeds); reading or writing failures are ignored. Where: `<bundle>/code-cache/` when writable, else `$XDG_CACHE_HOME/osimage/code-cache`
  * (default `~/.cache/osimage/code-cache`). `OSIMAGE_NO_CODE_CACHE=1` turns it off.
  *
  * Imports only Node built-ins that node itself has loaded before any script runs; node:module, node:os and
@@ -45,6 +45,7 @@ import { Script } from 'node:vm';
 import { userCacheDir } from '../cache/user-dir.js';
 import { loadUserKey, SEAL_BYTES, seal, sealMatches, type UserKey, userStateDir } from '../cache/user-key.js';
 import { envFlag } from '../env-flag.js';
+import { CODE_CACHE_PROFILE } from '../code-cache-profile.js';
 
 interface Entry {
   file: string;
@@ -87,13 +88,20 @@ export interface BundleOptions {
 interface Pending {
   script: Script;
   path: string;
+  /** commands.cjs or a package script: an entry kept per command run, dropped when that run fails. */
+  perCommand: boolean;
 }
 
 export interface Bundle {
   /** cli.cjs's exports (`main`). */
   cli: { main(argv: string[]): Promise<number> };
-  /** Write the cache entries this run could not read. Never throws. */
-  saveCodeCache(): void;
+  /**
+   * Write the cache entries this run could not read. Never throws. At the end of the run, given its exit code: a
+   * run that failed writes no per-command entry and removes those it wrote before its output (an error or a usage
+   * error compiles a fraction of the command's code, and an entry is never replaced while V8 takes it, so the first
+   * run of a command would otherwise set the speed of every later one).
+   */
+  saveCodeCache(exitCode?: number): void;
   /**
    * Call saveCodeCache just before the first write to any of `streams` (and the caller calls it again at the end,
    * for what loaded later): the answer is the run's last output, and writing the cache after it would keep the
@@ -133,12 +141,16 @@ export function loadBundle(opts: BundleOptions): Bundle {
   const noCache = opts.noCache ?? envFlag(process.env.OSIMAGE_NO_CODE_CACHE);
   const cacheDirs = opts.cacheDirs ?? defaultCacheDirs(opts.dir);
   const pending: Pending[] = [];
+  /** The per-command entries this run wrote: [folder, name]. */
+  const written: [string, string][] = [];
   const codeCache: Record<string, CacheUse> = {};
   /**
    * A V8 code cache holds the functions compiled by the run that wrote it, and is written once: commands.cjs and
-   * the package scripts are cached per command module (the first one cli.cjs asks for, e.g. `release`), so that the
-   * entry a command reads was written by a run of that command (a `release info` whose entry was written
-   * by `cache info` compiled most of its code again on every run, ~10 ms). Bounded by the command modules.
+   * the package scripts are cached per command run (CODE_CACHE_PROFILE: `release-info`, `release-new`, their
+   * `-help`; else the command module cli.cjs asks for first), so that the entry a command reads was written by a
+   * successful run of that command (a `release info` whose entry was written by `cache info` compiled most of its
+   * code again on every run, ~10 ms; one written by `release --help` or a failed `release info`, ~50 ms of CPU).
+   * Bounded by the commands and subcommands.
    */
   let profile = '';
   const cliProfile = opts.argv?.some((a) => !a.startsWith('-')) ? 'run' : '';
@@ -189,7 +201,7 @@ export function loadBundle(opts: BundleOptions): Bundle {
       return found === 'invalid' ? 'invalid' : 'missing';
     };
     codeCache[name] = use();
-    if (codeCache[name] !== 'off' && codeCache[name] !== 'used') pending.push({ script, path: entryName });
+    if (codeCache[name] !== 'off' && codeCache[name] !== 'used') pending.push({ script, path: entryName, perCommand: !shared });
     const module = { exports: {} as Record<string, unknown> };
     let url: string | undefined;
     const meta = {
@@ -223,12 +235,16 @@ export function loadBundle(opts: BundleOptions): Bundle {
         if (!commands) {
           saveCodeCache();
           opts.beforeCommands?.();
-          // './commands/release.js' → 'release' ([a-z0-9-] only: a file name).
-          profile = id
-            .slice('osimage-commands:'.length)
-            .replace(/^.*\//, '')
-            .replace(/\.js$/, '')
-            .replace(/[^a-z0-9-]/g, '_');
+          // The command run, as cli.cjs names it; else './commands/release.js' → 'release' ([a-z0-9-] only: a file name).
+          const named = (globalThis as Record<symbol, unknown>)[CODE_CACHE_PROFILE];
+          profile =
+            typeof named === 'string' && /^[a-z0-9][a-z0-9-]{0,63}$/.test(named)
+              ? named
+              : id
+                  .slice('osimage-commands:'.length)
+                  .replace(/^.*\//, '')
+                  .replace(/\.js$/, '')
+                  .replace(/[^a-z0-9-]/g, '_');
           commands = run('commands', manifest.commands, hostRequire);
         }
         // A promise of the module (commands.cjs evaluates it on first use); cli.ts awaits it.
@@ -239,13 +255,24 @@ export function loadBundle(opts: BundleOptions): Bundle {
     { resolve: nodeRequire.resolve, cache: nodeRequire.cache },
   );
   cli = run('cli', manifest.cli, hostRequire);
-  function saveCodeCache(): void {
+  function saveCodeCache(exitCode?: number): void {
+    const failed = exitCode !== undefined && exitCode !== 0;
     for (const p of pending.splice(0)) {
+      if (failed && p.perCommand) continue;
       try {
         const k = secret();
-        if (k) writeCache(cacheDirs, p.path, k, p.script.createCachedData());
+        const where = k ? writeCache(cacheDirs, p.path, k, p.script.createCachedData()) : undefined;
+        if (where !== undefined && p.perCommand) written.push([where, p.path]);
       } catch {
         // a cache is never a failure
+      }
+    }
+    if (!failed) return;
+    for (const [d, name] of written.splice(0)) {
+      try {
+        unlinkSync(join(d, name));
+      } catch {
+        // gone already, or never there
       }
     }
   }
@@ -316,8 +343,8 @@ function readEntry(path: string): Buffer | undefined {
   }
 }
 
-/** Write `data` sealed as `name` in the first folder that takes it: a temp file, then a rename. */
-function writeCache(dirs: string[], name: string, key: Buffer, data: Buffer): void {
+/** Write `data` sealed as `name` in the first folder that takes it (returned): a temp file, then a rename. */
+function writeCache(dirs: string[], name: string, key: Buffer, data: Buffer): string | undefined {
   const entry = Buffer.concat([MAGIC, seal(key, label(name), [data]), data]);
   for (const d of dirs) {
     const tmp = join(d, `.${name}.${process.pid}.tmp`);
@@ -325,7 +352,7 @@ function writeCache(dirs: string[], name: string, key: Buffer, data: Buffer): vo
       mkdirSync(d, { recursive: true, mode: 0o700 });
       writeFileSync(tmp, entry, { mode: 0o600, flag: 'wx' }); // never through a file or link already there
       renameSync(tmp, join(d, name));
-      return;
+      return d;
     } catch {
       try {
         unlinkSync(tmp);
@@ -334,4 +361,5 @@ function writeCache(dirs: string[], name: string, key: Buffer, data: Buffer): vo
       }
     }
   }
+  return undefined;
 }

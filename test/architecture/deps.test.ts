@@ -32,7 +32,10 @@ const FLOORS: ReadonlyArray<readonly [rooms: readonly string[], what: string]> =
   [['oc'], "oc's shapes and texts, built on golang/"],
   [['oci'], 'the vocabulary: image references, digests, media types, the ImageStream model'],
   [['verbosity'], 'src/verbosity.ts: how much a run logs (-v N), read from the run context'],
-  [['json', 'context', 'lifecycle', 'lazy', 'package-info', 'env-flag'], "src/*.ts: JSON's rules, the run context, the process's settings"],
+  [
+    ['json', 'context', 'lifecycle', 'lazy', 'package-info', 'env-flag', 'code-cache-profile'],
+    "src/*.ts: JSON's rules, the run context, the process's settings",
+  ],
   [['errors'], 'src/errors.ts: the one error type and its codes'],
   [['golang'], "Go's behaviours: pure, imports nothing of ours"],
 ];

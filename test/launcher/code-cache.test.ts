@@ -124,6 +124,42 @@ describe('the launcher code cache', () => {
     expect((await readdir(caches[0]!)).filter((f) => /-(greet|wave)\.bin$/.test(f))).toHaveLength(2);
   });
 
+  test('a run that fails keeps no entry of its command: the next successful run writes it (cli.cjs keeps its own)', async () => {
+    const ended = async (argv: string[], exitCode: number, early: boolean) => {
+      const b = loadBundle({ dir, cacheDirs: caches, keyDir, noCache: false });
+      await b.cli.main(argv);
+      // As bin/osimage: the entries are written before the first output, then the end of the run is told its code.
+      if (early) b.saveCodeCache();
+      b.saveCodeCache(exitCode);
+      return { ...b.codeCache };
+    };
+    const commandEntries = async () => (await readdir(caches[0]!)).filter((f) => f.endsWith('-greet.bin'));
+    expect(await ended(['bob'], 1, true)).toEqual({ cli: 'missing', commands: 'missing' });
+    expect(await commandEntries()).toEqual([]);
+    expect(await ended(['bob'], 2, false)).toEqual({ cli: 'used', commands: 'missing' });
+    expect(await commandEntries()).toEqual([]);
+    expect(await ended(['bob'], 0, true)).toEqual({ cli: 'used', commands: 'missing' });
+    expect(await commandEntries()).toHaveLength(1);
+    expect(await ended(['bob'], 0, false)).toEqual({ cli: 'used', commands: 'used' });
+    // A later failure does not remove an entry it did not write.
+    expect(await ended(['bob'], 1, true)).toEqual({ cli: 'used', commands: 'used' });
+    expect(await commandEntries()).toHaveLength(1);
+  });
+
+  test('the entry of commands.cjs is named by the command run, as cli.cjs names it; a name that is no file name is not used', async () => {
+    await writeBundle(CLI.replace('const cmd =', "globalThis[Symbol.for('osimage.codeCacheProfile')] = argv[1]; const cmd ="), COMMANDS);
+    try {
+      expect(await run(['bob', 'greet-loud'])).toMatchObject({ use: { commands: 'missing' } });
+      expect(await run(['bob', 'greet-loud'])).toMatchObject({ use: { commands: 'used' } });
+      expect(await run(['bob', 'greet-loud-help'])).toMatchObject({ use: { commands: 'missing' } });
+      expect(await run(['bob', '../../escape'])).toMatchObject({ use: { commands: 'missing' } });
+      const names = (await readdir(caches[0]!)).map((f) => f.replace(/^v[\d.]+-\w+-[0-9a-f]{32}/, '')).sort();
+      expect(names).toEqual(['-greet-loud-help.bin', '-greet-loud.bin', '-greet.bin', '.bin']);
+    } finally {
+      delete (globalThis as Record<symbol, unknown>)[Symbol.for('osimage.codeCacheProfile')];
+    }
+  });
+
   test('given the arguments, cli.cjs keeps one entry for runs that name a command and one for those that do not', async () => {
     const withArgv = async (argv: string[]) => {
       const b = loadBundle({ dir, cacheDirs: caches, keyDir, noCache: false, argv });
