@@ -15,6 +15,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRegistryServer } from '../../test/infra/registry-server.mjs';
+import { flagReader } from './lib/args.mjs';
 import { buildBenchImages } from './lib/images.mjs';
 import { alternate, median, run } from './lib/measure.mjs';
 
@@ -22,10 +23,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
 const NODE = process.execPath;
 const args = process.argv.slice(2);
-const flag = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : def;
-};
+const flag = flagReader(args);
 const runs = Number(flag('runs', '21'));
 const BIN = resolve(flag('bin', join(ROOT, 'bin/osimage')));
 const serve = args.includes('--serve');

@@ -32,17 +32,14 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRegistryServer } from '../../test/infra/registry-server.mjs';
+import { flagReader } from './lib/args.mjs';
 import { buildBenchImages } from './lib/images.mjs';
 import { alternate, median, run as runPlain } from './lib/measure.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
 const NODE = process.execPath;
-const args = process.argv.slice(2);
-const flag = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : def;
-};
+const flag = flagReader();
 const runs = Number(flag('runs', '15'));
 const postject = flag('postject', undefined);
 const ALL = ['launcher', 'snapshot-cli', 'snapshot-all', 'sea-launcher', 'sea-snapshot-cli', 'floor'];

@@ -31,8 +31,9 @@ describe('the process ends with its answer', () => {
   });
   afterAll(async () => rm(dir, { recursive: true, force: true }));
 
-  test('release info --image-for compiles undici’s HTTP parser with WebAssembly on Liftoff only', async () => {
-    const log = join(dir, 'probe.log');
+  /** `release info --image-for` with the probe loaded; the events it logged. */
+  async function probedQuery(logName: string): Promise<string[]> {
+    const log = join(dir, logName);
     const r = await execa(BIN, ['release', 'info', '--insecure', '--image-for', 'machine-os-content', ref], {
       env: testEnv({ NODE_OPTIONS: `--require=${PROBE}`, OSIMAGE_TEST_PROBE_LOG: log }),
       extendEnv: false,
@@ -40,7 +41,11 @@ describe('the process ends with its answer', () => {
       reject: false,
     });
     expect({ stdout: r.stdout, stderr: r.stderr, code: r.exitCode }).toEqual({ stdout: MOC_PULLSPEC, stderr: '', code: 0 });
-    const events = (await readFile(log, 'utf8')).trim().split('\n');
+    return (await readFile(log, 'utf8')).trim().split('\n');
+  }
+
+  test('release info --image-for compiles undici’s HTTP parser with WebAssembly on Liftoff only', async () => {
+    const events = await probedQuery('probe.log');
     // The parser was compiled (the run did talk HTTP through undici), and only after the flag was set.
     expect(events).toContain('wasm compile');
     expect(events.indexOf('flags --liftoff-only')).toBeGreaterThanOrEqual(0);
@@ -48,15 +53,7 @@ describe('the process ends with its answer', () => {
   });
 
   test('the built-ins a registry query loads are loaded before the flag, keeping Node’s code cache', async () => {
-    const log = join(dir, 'probe-builtins.log');
-    const r = await execa(BIN, ['release', 'info', '--insecure', '--image-for', 'machine-os-content', ref], {
-      env: testEnv({ NODE_OPTIONS: `--require=${PROBE}`, OSIMAGE_TEST_PROBE_LOG: log }),
-      extendEnv: false,
-      cwd: REPO,
-      reject: false,
-    });
-    expect({ stdout: r.stdout, stderr: r.stderr, code: r.exitCode }).toEqual({ stdout: MOC_PULLSPEC, stderr: '', code: 0 });
-    const events = (await readFile(log, 'utf8')).trim().split('\n');
+    const events = await probedQuery('probe-builtins.log');
     // A built-in loaded after any V8 flag is set compiles from source (node:tls ~6 ms more).
     const atFlag = events[events.indexOf('flags --liftoff-only') - 1] ?? '';
     expect(atFlag.split(' ')).toEqual(expect.arrayContaining(['loaded', 'os', 'fs/promises', 'module', 'tls', 'assert']));
