@@ -40,6 +40,13 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
 const NODE = process.execPath;
 const flag = flagReader();
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write(
+    'usage: node hack/bench/startup-forms.mjs [--runs 15] [--forms launcher,snapshot-cli,snapshot-all,sea-launcher,sea-snapshot-cli,floor] [--postject PATH]\n' +
+      '(after npm run build; the header of this file says what each form is)\n',
+  );
+  process.exit(0);
+}
 const runs = Number(flag('runs', '15'));
 const postject = flag('postject', undefined);
 const ALL = ['launcher', 'snapshot-cli', 'snapshot-all', 'sea-launcher', 'sea-snapshot-cli', 'floor'];
