@@ -311,6 +311,22 @@ export function renderResults(r, { median }) {
       );
     }
   }
+  // Against oc 4.13 in the same rounds: the cold query, and the warm one by tag (a cache filled by an earlier run).
+  if (st.oc !== undefined && !st.ocFailed) {
+    const floor = `\`node -e 0\` alone took ${ratio(st.node, st.oc)} oc's time in these rounds`;
+    for (const [key, label, bound] of [
+      ['o', 'cold (empty cache)', 0.8],
+      ['warmTag', 'warm cache, by tag', 0.65],
+    ]) {
+      const v = st[key];
+      if (v === undefined) continue;
+      const ok = v <= bound * st.oc;
+      L.push(
+        `| \`release info --image-for\`, ${label} ≤ ${bound}× oc | ${ratio(v, st.oc)} (${fmtMs(v)} vs ${fmtMs(st.oc)}) | ${met(ok)} | ${floor}, before any module, request or check: ` +
+          "osimage's own share is what lies above it (hack/bench/startup-forms.mjs measures a floor that makes the same requests with node:http and checks nothing, and the start-up forms tried) |",
+      );
+    }
+  }
   {
     const ok = so <= 1.15 * sn;
     L.push(
