@@ -55,13 +55,19 @@ export class MarkerReplacer extends Transform {
       done(null, chunk);
       return;
     }
-    const buf = this.tail.length > 0 ? Buffer.concat([this.tail, chunk]) : chunk;
+    let buf = this.tail.length > 0 ? Buffer.concat([this.tail, chunk]) : chunk;
+    // The chunk belongs to whoever wrote it: a replacement goes into a copy (made once, only for a chunk that has one).
+    let own = buf !== chunk;
     for (let i = 0; i < this.pending.length; ) {
       const r = this.pending[i]!;
       const at = buf.indexOf(r.marker);
       if (at < 0) {
         i++;
         continue;
+      }
+      if (!own) {
+        buf = Buffer.from(buf);
+        own = true;
       }
       r.value.copy(buf, at);
       buf[at + r.value.length] = 0;
