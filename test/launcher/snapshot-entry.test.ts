@@ -75,6 +75,11 @@ describe('the start-up snapshot of the bench', () => {
     const blob = join(dir, 'all.blob');
     build(blob, join(dir, 'cache-all'), 'all');
     await rm(join(bundle(), 'commands.cjs'));
-    expect(runBlob(blob, ['world'])).toEqual({ stdout: 'HELLO WORLD\n', code: 1 });
+    try {
+      expect(runBlob(blob, ['world'])).toEqual({ stdout: 'HELLO WORLD\n', code: 1 });
+    } finally {
+      // The other test needs the script, whichever order they run in.
+      await writeFile(join(bundle(), 'commands.cjs'), COMMANDS);
+    }
   });
 });

@@ -25,6 +25,8 @@ const digests: Record<string, string> = {};
 let osRepo: string;
 let relRepo: string;
 let pinsFile: string;
+/** `${relRepo}:same`, pushed before the tests. */
+let sameRelease: string;
 
 /** The tags of a release whose OS image tag points at `pullspec`. */
 function osTags(pullspec: string, versions?: string, name = 'machine-os-content'): TagSpec[] {
@@ -91,6 +93,8 @@ beforeAll(async () => {
     });
     digests[id] = await pushBuilt(`${osRepo}:${id}`, os);
   }
+  // The release most tests read (`:same`): it ships the old build's OS image, as the pins say.
+  sameRelease = await pushRelease('same', osTags(`${osRepo}@${digests[OLD]}`, `machine-os=${OLD}`));
   const root = join(tmp.dir, 'browser');
   await writeBrowser(root, reg.host);
   browser = await serveFolder(root);
@@ -110,8 +114,7 @@ afterAll(async () => {
 
 describe('verify: the verdicts', () => {
   test('the same digest is consistent, exit 0; the pins come from the release script', async () => {
-    const release = await pushRelease('same', osTags(`${osRepo}@${digests[OLD]}`, `machine-os=${OLD}`));
-    const r = await osimage(['verify', '--insecure', '--pins', pinsFile, '--release', release]);
+    const r = await osimage(['verify', '--insecure', '--pins', pinsFile, '--release', sameRelease]);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^consistent: the payload ships the bootimage's OS image$/m);
