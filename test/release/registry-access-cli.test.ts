@@ -4,7 +4,7 @@
  * where credentials and CAs are found (-a, REGISTRY_AUTH_FILE, podman's and docker's files; --certificate-authority,
  * SSL_CERT_FILE, SSL_CERT_DIR).
  */
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { osimage } from '../helpers/cli.js';
@@ -70,16 +70,22 @@ describe('a registry that asks for a user and password (htpasswd)', () => {
     expect((await run(['-a', good, ref])).exitCode).toBe(0);
     expect((await run([`--registry-config=${good}`, ref])).exitCode).toBe(0);
     expect((await run([ref], { REGISTRY_AUTH_FILE: good })).exitCode).toBe(0);
-    await mkdir(join(tmp.dir, 'run', 'containers'), { recursive: true });
-    await copyFile(good, join(tmp.dir, 'run', 'containers', 'auth.json'));
-    expect((await run([ref])).stdout).toContain('cli\n');
-    // docker's file, with podman's holding a wrong password: podman's comes first (containers-auth.json order).
-    await mkdir(join(tmp.dir, 'home', '.docker'), { recursive: true });
-    await copyFile(good, join(tmp.dir, 'home', '.docker', 'config.json'));
-    await writeFile(join(tmp.dir, 'run', 'containers', 'auth.json'), authFileFor(reg!.host, 'alice', 'nope'));
-    expect((await run([ref])).stderr).toMatch(
-      /unauthorized: authentication required\ninfo: .* refused the credentials of alice from .*run\/containers\/auth\.json/,
-    );
+    try {
+      await mkdir(join(tmp.dir, 'run', 'containers'), { recursive: true });
+      await copyFile(good, join(tmp.dir, 'run', 'containers', 'auth.json'));
+      expect((await run([ref])).stdout).toContain('cli\n');
+      // docker's file, with podman's holding a wrong password: podman's comes first (containers-auth.json order).
+      await mkdir(join(tmp.dir, 'home', '.docker'), { recursive: true });
+      await copyFile(good, join(tmp.dir, 'home', '.docker', 'config.json'));
+      await writeFile(join(tmp.dir, 'run', 'containers', 'auth.json'), authFileFor(reg!.host, 'alice', 'nope'));
+      expect((await run([ref])).stderr).toMatch(
+        /unauthorized: authentication required\ninfo: .* refused the credentials of alice from .*run\/containers\/auth\.json/,
+      );
+    } finally {
+      // The other tests run without credentials in the default places, whichever order they run in.
+      await rm(join(tmp.dir, 'run', 'containers'), { recursive: true, force: true });
+      await rm(join(tmp.dir, 'home', '.docker'), { recursive: true, force: true });
+    }
   });
 
   test("a missing -a or REGISTRY_AUTH_FILE: oc's words, before any request", async () => {
