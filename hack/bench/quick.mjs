@@ -16,6 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRegistryServer } from '../../test/infra/registry-server.mjs';
 import { flagReader } from './lib/args.mjs';
+import { pushBenchImage } from './lib/push-image.mjs';
 import { buildBenchImages } from './lib/images.mjs';
 import { alternate, median, run } from './lib/measure.mjs';
 
@@ -33,18 +34,8 @@ let registry;
 try {
   const bench = await buildBenchImages(tmp, { baseMiB: 2, topMiB: 1 });
   registry = await startRegistryServer({ dir: await mkdtemp(join(tmp, 'registry-')), logLevel: 'error' });
-  const { openPushTarget } = await import('../../dist/registry/push.js');
-  const { closeDispatchers } = await import('../../dist/http/dispatcher.js');
+  const byTag = await pushBenchImage(registry.host, bench);
   const { image } = bench.images.standard;
-  const dest = await openPushTarget(`${registry.host}/ocp/release:standard`, { insecure: true });
-  const { readFile } = await import('node:fs/promises');
-  for (const blob of image.blobs) {
-    const c = bench.content.get(blob.descriptor.digest);
-    await dest.pushBlob(blob.descriptor, c.bytes ?? (await readFile(c.path)));
-  }
-  await dest.pushManifest(image.bytes, image.descriptor.mediaType, 'standard');
-  await closeDispatchers();
-  const byTag = `${registry.host}/ocp/release:standard`;
   const byDigest = `${registry.host}/ocp/release@${image.descriptor.digest}`;
   const warmDir = join(tmp, 'cache-warm');
   const info = (ref, dir) => [BIN, 'release', 'info', '--insecure', '--image-for', 'machine-os-content', ref, '--cache-dir', dir];

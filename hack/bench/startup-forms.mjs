@@ -27,12 +27,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startRegistryServer } from '../../test/infra/registry-server.mjs';
 import { flagReader } from './lib/args.mjs';
+import { pushBenchImage } from './lib/push-image.mjs';
 import { buildBenchImages } from './lib/images.mjs';
 import { alternate, median, run as runPlain } from './lib/measure.mjs';
 
@@ -157,17 +158,7 @@ try {
   const forms = buildForms(tmp);
   const bench = await buildBenchImages(tmp, { baseMiB: 2, topMiB: 1 });
   registry = await startRegistryServer({ dir: await mkdtemp(join(tmp, 'registry-')), logLevel: 'error' });
-  const { openPushTarget } = await import('../../dist/registry/push.js');
-  const { closeDispatchers } = await import('../../dist/http/dispatcher.js');
-  const { image } = bench.images.standard;
-  const dest = await openPushTarget(`${registry.host}/ocp/release:standard`, { insecure: true });
-  for (const blob of image.blobs) {
-    const c = bench.content.get(blob.descriptor.digest);
-    await dest.pushBlob(blob.descriptor, c.bytes ?? (await readFile(c.path)));
-  }
-  await dest.pushManifest(image.bytes, image.descriptor.mediaType, 'standard');
-  await closeDispatchers();
-  const byTag = `${registry.host}/ocp/release:standard`;
+  const byTag = await pushBenchImage(registry.host, bench);
   const env = { ...process.env, OSIMAGE_FLOOR_ANSWER: bench.mosc };
   const info = (dir) => ['release', 'info', '--insecure', '--image-for', 'machine-os-content', byTag, '--cache-dir', dir];
   const answer = (name) => (r) => {
