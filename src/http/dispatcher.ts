@@ -48,8 +48,9 @@ function readPem(path: string): string | undefined {
  * the system, where `SSL_CERT_FILE` names the bundle to use instead and `SSL_CERT_DIR` (folders, `:`-separated)
  * adds every file in them: scripts point oc at a private registry's CA that way, so both are honoured here, with
  * the same meaning (SSL_CERT_DIR alone adds to the built-in list). The system's own bundle is not read when they
- * are unset: parsing it costs ~50 ms a run. `--certificate-authority` adds its file, and is alone when neither
- * variable is set.
+ * are unset: parsing it costs ~50 ms a run. `--certificate-authority` adds its file to what is trusted otherwise
+ * (as containers/image adds a registry's certs.d to the system's): a mirror behind a private CA commonly sends its
+ * blobs to an object store with a public certificate, which must still be trusted.
  */
 function trustedCas(caFile: string | undefined, vars: NodeJS.ProcessEnv): string[] | undefined {
   const out: string[] = [];
@@ -65,9 +66,10 @@ function trustedCas(caFile: string | undefined, vars: NodeJS.ProcessEnv): string
       if (pem?.includes('-----BEGIN CERTIFICATE-----')) out.push(pem);
     }
   }
-  if (file === undefined && out.length > 0) out.unshift(...nodeTls().rootCertificates);
+  const adding = out.length > 0 || Boolean(caFile);
+  if (file === undefined && adding) out.unshift(...nodeTls().rootCertificates);
   // An explicit list replaces what Node trusts, NODE_EXTRA_CA_CERTS included: keep that file's CAs in it.
-  const extra = out.length > 0 && vars.NODE_EXTRA_CA_CERTS ? readPem(vars.NODE_EXTRA_CA_CERTS) : undefined;
+  const extra = adding && vars.NODE_EXTRA_CA_CERTS ? readPem(vars.NODE_EXTRA_CA_CERTS) : undefined;
   if (extra !== undefined) out.push(extra);
   if (caFile) {
     try {
@@ -87,7 +89,7 @@ function trustedCas(caFile: string | undefined, vars: NodeJS.ProcessEnv): string
 export function dispatcher(tls: TlsOptions = {}): Dispatcher {
   const vars = env();
   const proxies = proxySettings(vars);
-  const trust = [tls.caFile ?? '', vars.SSL_CERT_FILE ?? '', vars.SSL_CERT_DIR ?? ''];
+  const trust = [tls.caFile ?? '', vars.SSL_CERT_FILE ?? '', vars.SSL_CERT_DIR ?? '', vars.NODE_EXTRA_CA_CERTS ?? ''];
   const key = JSON.stringify([tls.insecure ? 1 : 0, ...trust, proxies.httpProxy, proxies.httpsProxy, proxies.noProxy]);
   let d = cache.get(key);
   if (!d) {

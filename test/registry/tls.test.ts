@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { io, withIo } from '../../src/context.js';
 import { hintFor } from '../../src/output/hints.js';
 import { openRemote, type RemoteOptions } from '../../src/registry/remote.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
@@ -65,6 +66,30 @@ describe('TLS', () => {
     expect(m.digest).toBe(image.manifest.desc.digest);
     expect((await readAll(await src.blob(image.layers[0]!.desc))).equals(image.layers[0]!.bytes)).toBe(true);
     expect(tlsProxy.requests[0]!.url).toBe('/v2/');
+  });
+
+  test('--certificate-authority adds to what is trusted: a blob sent to a host with another CA still verifies', async () => {
+    // The object store behind TLS with a CA of its own, which the run already trusts (NODE_EXTRA_CA_CERTS stands for
+    // Node's built-in list, which no local server can be signed by); the registry's CA comes with --certificate-authority.
+    const other = await mkdtemp(join(dir, 'store-ca-'));
+    const storeTls = await selfSignedCert(other);
+    const front = await startFaultProxy(store.url, { tls: { cert: storeTls.cert, key: storeTls.key } });
+    try {
+      const layer = image.layers[0]!;
+      tlsProxy.fault({
+        path: new RegExp(`/blobs/${layer.desc.digest}$`),
+        action: { redirect: () => store.presign(layer.desc.digest).replace(store.url, front.url) },
+      });
+      // The run's environment (as main gives it to a command), which the HTTP client reads its CAs with.
+      const run = { ...io(), env: { NODE_EXTRA_CA_CERTS: storeTls.certFile } };
+      const bytes = await withIo(run, async () => readAll(await (await openRemote(ref, opts({ caFile }))).blob(layer.desc)));
+      expect(bytes.equals(layer.bytes)).toBe(true);
+      expect(front.requests.map((r) => r.url)).toEqual([expect.stringMatching(/^\/presigned\/sha256:/)]);
+    } finally {
+      await front.close();
+      // The other tests count the store's requests from none.
+      store.requests.length = 0;
+    }
   });
 
   test('--insecure skips verification and stays on https when the registry speaks it', async () => {
