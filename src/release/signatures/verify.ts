@@ -73,10 +73,12 @@ export async function verifyReleaseSignatures(image: string, source: ImageSource
   };
   const wantGpg = require !== 'sigstore' || keyringFiles.length > 0 || storeUrls.length > 0;
   const wantSigstore = require !== 'gpg' || keyFiles.length > 0;
-  // release-manifests/ is walked once, when GPG or the OS images need it.
+  // release-manifests/ is walked once, when GPG or the OS images need it; manifests/ (which means every layer) only
+  // when the payload's verifier is used, i.e. unless --keyring and --store both replace it.
+  const verifier = wantGpg && (keyringFiles.length === 0 || storeUrls.length === 0);
   let parts: Promise<PayloadParts> | undefined;
   const payload = () => {
-    parts ??= readPayloadParts(source, opts.filterByOs !== undefined ? { filterByOs: opts.filterByOs } : {});
+    parts ??= readPayloadParts(source, { verifier, ...(opts.filterByOs !== undefined ? { filterByOs: opts.filterByOs } : {}) });
     return parts;
   };
   const [gpgEntries, sigEntries, osImages] = await Promise.all([

@@ -9,7 +9,8 @@
  *   EdDSA. The keys here are RSA or NIST-curve ECDSA for that reason.
  * - A compressed OpenPGP packet (RFC 4880 5.6, BZip2) that inflates to a gibibyte from under a kilobyte.
  * - The payload's verifier ConfigMap as the operator finds it (library-go pkg/verify NewFromManifests over the
- *   manifests the operator loads: the top-level .yaml/.yml/.json files of release-manifests/, in name order),
+ *   manifests the operator's pkg/payload LoadUpdate loads: the top-level .yaml/.yml/.json files of its own
+ *   manifests/, then of release-manifests/, each in name order; the first one decides, even when invalid),
  *   whatever escapes its text uses.
  * - One signed message carrying the signatures of two keyrings' keys: the operator reads it once per keyring.
  * - Claims with a key given twice (containers/image's JSON reader refuses them: signature/internal/json.go).
@@ -26,6 +27,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { verifyBuildContainers } from '../../../src/release/signatures/build-containers.js';
 import { readKeyring, verifyGpgSignature } from '../../../src/release/signatures/gpg.js';
 import { readClaim } from '../../../src/release/signatures/simple-signing.js';
+import { readPayloadParts } from '../../../src/release/signatures/verifier-config.js';
+import { openRemote } from '../../../src/registry/remote.js';
 import type { BuildRef } from '../../../src/rhcos/os-image.js';
 import { osimage } from '../../helpers/cli.js';
 import { serveFolder, type FileServer } from '../../helpers/file-server.js';
@@ -279,6 +282,80 @@ describe('the verifier ConfigMap is the one the operator would use', () => {
     const j = JSON.parse(r.stdout);
     expect(j.gpg.configMap).toContain('openshift-config-managed/top');
     expect(r.exitCode).toBe(1);
+  });
+
+  test("a ConfigMap in the operator's own manifests/ comes before release-manifests/ (the operator loads it first)", async () => {
+    const digest = await pushRelease('cvo-manifests', [
+      { name: 'manifests/9999_late.yaml', data: verifierYaml('own', { 'verifier-public-key-beta': beta.armored }) },
+      { name: 'release-manifests/0000_00_early.yaml', data: verifierYaml('payload', { 'verifier-public-key-release': release.armored }) },
+    ]);
+    await putSignatures(digest, [await gpgSign(release.priv, claim(digest))]);
+    const r = await verify(['--require', 'gpg', `${repo}:cvo-manifests`, '-o', 'json']);
+    const j = JSON.parse(r.stdout);
+    expect(j.gpg.configMap).toContain('openshift-config-managed/own');
+    expect(j.gpg.configMap).toContain('manifests/9999_late.yaml');
+    expect(r.exitCode).toBe(1);
+  });
+
+  test('a later manifests/ ConfigMap counts when release-manifests/ has none', async () => {
+    const digest = await pushRelease('cvo-manifests-only', [
+      { name: 'manifests/0000_00_other.yaml', data: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\n' },
+      { name: 'manifests/sub/0000_00_nested.yaml', data: verifierYaml('nested', { 'verifier-public-key-beta': beta.armored }) },
+      { name: 'manifests/0000_90_verification.yaml', data: verifierYaml('own', { 'verifier-public-key-release': release.armored }) },
+    ]);
+    await putSignatures(digest, [await gpgSign(release.priv, claim(digest))]);
+    const r = await verify(['--require', 'gpg', `${repo}:cvo-manifests-only`, '-o', 'json']);
+    const j = JSON.parse(r.stdout);
+    expect(j.gpg.configMap).toContain('openshift-config-managed/own');
+    expect(r.exitCode).toBe(0);
+  });
+
+  test('an invalid ConfigMap after the first does not matter; the first decides even when invalid', async () => {
+    const invalid = (name: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: openshift-config-managed\n  annotations:\n    release.openshift.io/verification-config-map: ""\ndata:\n  store-x: 1\n`;
+    const digest = await pushRelease('later-invalid', [
+      { name: 'manifests/0000_90_verification.yaml', data: verifierYaml('own', { 'verifier-public-key-release': release.armored }) },
+      { name: 'manifests/0000_91_invalid.yaml', data: invalid('own-later') },
+      { name: 'release-manifests/0000_00_invalid.yaml', data: invalid('payload') },
+    ]);
+    await putSignatures(digest, [await gpgSign(release.priv, claim(digest))]);
+    const r = await verify(['--require', 'gpg', `${repo}:later-invalid`, '-o', 'json']);
+    expect(JSON.parse(r.stdout).gpg.configMap).toContain('openshift-config-managed/own');
+    expect(r.exitCode).toBe(0);
+
+    const first = await pushRelease('first-invalid', [
+      { name: 'manifests/0000_00_invalid.yaml', data: invalid('own-first') },
+      { name: 'manifests/0000_90_verification.yaml', data: verifierYaml('own', { 'verifier-public-key-release': release.armored }) },
+    ]);
+    await putSignatures(first, [await gpgSign(release.priv, claim(first))]);
+    const bad = await verify(['--require', 'gpg', `${repo}:first-invalid`, '-o', 'json']);
+    expect(JSON.parse(bad.stdout).gpg.problem).toContain('openshift-config-managed/own-first');
+    expect(bad.exitCode).toBe(1);
+  });
+
+  test('a manifests/ template naming the annotation is refused: the operator would render it first', async () => {
+    const templated = verifierYaml('own', { 'verifier-public-key-beta': beta.armored }).replace('name: own', 'name: {{ .ReleaseImage }}');
+    const digest = await pushRelease('cvo-template', [
+      { name: 'manifests/0000_90_verification.yaml', data: templated },
+      { name: YAML_FILE, data: verifierYaml('payload', { 'verifier-public-key-release': release.armored }) },
+    ]);
+    await putSignatures(digest, [await gpgSign(release.priv, claim(digest))]);
+    const r = await verify(['--require', 'gpg', `${repo}:cvo-template`, '-o', 'json']);
+    const j = JSON.parse(r.stdout);
+    expect(j.gpg.problem).toContain('manifests/0000_90_verification.yaml: a template');
+    expect(r.exitCode).toBe(1);
+    // With --keyring and --store the payload's verifier is not used, so manifests/ (every layer) is not read at all;
+    // image-references (for --os-images) still is.
+    const ring = join(tmp.dir, 'release-ring.asc');
+    await writeFile(ring, release.armored);
+    const flags = await verify(['--require', 'gpg', '--keyring', ring, '--store', store.url, `${repo}:cvo-template`, '-o', 'json']);
+    expect(JSON.parse(flags.stdout).gpg.problem).toBeUndefined();
+    expect(flags.exitCode).toBe(0);
+    const source = await openRemote(`${repo}:cvo-template`, { insecure: true, env: {} });
+    const parts = await readPayloadParts(source, { verifier: false });
+    expect(parts.verifier).toBeUndefined();
+    expect(parts.imageReferences).toBeDefined();
+    await expect(readPayloadParts(source)).rejects.toThrow('a template names the verifier annotation');
   });
 });
 
