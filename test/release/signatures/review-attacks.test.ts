@@ -78,6 +78,13 @@ async function pushRelease(tag: string, extra: Array<{ name: string; data: strin
   return pushBuilt(`${repo}:${tag}`, await releaseImage({ name: tag, extra }));
 }
 
+/** Push a release holding `files`, sign its digest with `keys` into the store, and verify it requiring GPG (-o json). */
+async function signedAndVerified(tag: string, files: Array<{ name: string; data: string }>, keys: GpgKey['priv'] | GpgKey['priv'][]) {
+  const digest = await pushRelease(tag, files);
+  await putSignatures(digest, [await gpgSign(keys, claim(digest))]);
+  return verify(['--require', 'gpg', `${repo}:${tag}`, '-o', 'json']);
+}
+
 const verify = (args: string[]) => osimage(['release', 'verify-signatures', '--insecure', ...args]);
 
 beforeAll(async () => {
@@ -173,9 +180,7 @@ describe('GPG signatures that must not pass', () => {
       'verifier-public-key-beta': beta.armored,
       'verifier-public-key-release': release.armored,
     });
-    const digest = await pushRelease('two-in-one', [{ name: YAML_FILE, data: cm }]);
-    await putSignatures(digest, [await gpgSign([release.priv, beta.priv], claim(digest))]);
-    const r = await verify(['--require', 'gpg', `${repo}:two-in-one`, '-o', 'json']);
+    const r = await signedAndVerified('two-in-one', [{ name: YAML_FILE, data: cm }], [release.priv, beta.priv]);
     const j = JSON.parse(r.stdout);
     expect(j.gpg.keyrings.map((k: { signed: boolean }) => k.signed)).toEqual([true, true]);
     expect(r.exitCode).toBe(0);
@@ -244,12 +249,14 @@ describe('the verifier ConfigMap is the one the operator would use', () => {
       },
       data: { 'verifier-public-key-beta': beta.armored, 'store-local': store.url },
     }).replace('release.openshift.io/verification', 'release.openshift.io\\/verification');
-    const digest = await pushRelease('escaped', [
-      { name: 'release-manifests/0000_00_escaped.json', data: escaped },
-      { name: YAML_FILE, data: verifierYaml('second', { 'verifier-public-key-release': release.armored }) },
-    ]);
-    await putSignatures(digest, [await gpgSign(release.priv, claim(digest))]);
-    const r = await verify(['--require', 'gpg', `${repo}:escaped`, '-o', 'json']);
+    const r = await signedAndVerified(
+      'escaped',
+      [
+        { name: 'release-manifests/0000_00_escaped.json', data: escaped },
+        { name: YAML_FILE, data: verifierYaml('second', { 'verifier-public-key-release': release.armored }) },
+      ],
+      release.priv,
+    );
     const j = JSON.parse(r.stdout);
     expect(j.gpg.configMap).toContain('openshift-config-managed/first');
     expect(r.exitCode).toBe(1);
@@ -261,36 +268,42 @@ describe('the verifier ConfigMap is the one the operator would use', () => {
       '    "release.openshift.io\\x2F\\u0076erification-config-map": ""',
     );
     expect(spelled).not.toContain('release.openshift.io/verification-config-map');
-    const digest = await pushRelease('escaped-yaml', [
-      { name: 'release-manifests/0000_00_escaped.yaml', data: spelled },
-      { name: YAML_FILE, data: verifierYaml('second', { 'verifier-public-key-release': release.armored }) },
-    ]);
-    await putSignatures(digest, [await gpgSign(release.priv, claim(digest))]);
-    const r = await verify(['--require', 'gpg', `${repo}:escaped-yaml`, '-o', 'json']);
+    const r = await signedAndVerified(
+      'escaped-yaml',
+      [
+        { name: 'release-manifests/0000_00_escaped.yaml', data: spelled },
+        { name: YAML_FILE, data: verifierYaml('second', { 'verifier-public-key-release': release.armored }) },
+      ],
+      release.priv,
+    );
     const j = JSON.parse(r.stdout);
     expect(j.gpg.configMap).toContain('openshift-config-managed/first-yaml');
     expect(r.exitCode).toBe(1);
   });
 
   test('a ConfigMap in a subfolder of release-manifests/ is not read (the operator reads the top level only)', async () => {
-    const digest = await pushRelease('subfolder', [
-      { name: 'release-manifests/00/verification.yaml', data: verifierYaml('nested', { 'verifier-public-key-beta': beta.armored }) },
-      { name: YAML_FILE, data: verifierYaml('top', { 'verifier-public-key-release': release.armored }) },
-    ]);
-    await putSignatures(digest, [await gpgSign(beta.priv, claim(digest))]);
-    const r = await verify(['--require', 'gpg', `${repo}:subfolder`, '-o', 'json']);
+    const r = await signedAndVerified(
+      'subfolder',
+      [
+        { name: 'release-manifests/00/verification.yaml', data: verifierYaml('nested', { 'verifier-public-key-beta': beta.armored }) },
+        { name: YAML_FILE, data: verifierYaml('top', { 'verifier-public-key-release': release.armored }) },
+      ],
+      beta.priv,
+    );
     const j = JSON.parse(r.stdout);
     expect(j.gpg.configMap).toContain('openshift-config-managed/top');
     expect(r.exitCode).toBe(1);
   });
 
   test("a ConfigMap in the operator's own manifests/ comes before release-manifests/ (the operator loads it first)", async () => {
-    const digest = await pushRelease('cvo-manifests', [
-      { name: 'manifests/9999_late.yaml', data: verifierYaml('own', { 'verifier-public-key-beta': beta.armored }) },
-      { name: 'release-manifests/0000_00_early.yaml', data: verifierYaml('payload', { 'verifier-public-key-release': release.armored }) },
-    ]);
-    await putSignatures(digest, [await gpgSign(release.priv, claim(digest))]);
-    const r = await verify(['--require', 'gpg', `${repo}:cvo-manifests`, '-o', 'json']);
+    const r = await signedAndVerified(
+      'cvo-manifests',
+      [
+        { name: 'manifests/9999_late.yaml', data: verifierYaml('own', { 'verifier-public-key-beta': beta.armored }) },
+        { name: 'release-manifests/0000_00_early.yaml', data: verifierYaml('payload', { 'verifier-public-key-release': release.armored }) },
+      ],
+      release.priv,
+    );
     const j = JSON.parse(r.stdout);
     expect(j.gpg.configMap).toContain('openshift-config-managed/own');
     expect(j.gpg.configMap).toContain('manifests/9999_late.yaml');
@@ -298,13 +311,15 @@ describe('the verifier ConfigMap is the one the operator would use', () => {
   });
 
   test('a later manifests/ ConfigMap counts when release-manifests/ has none', async () => {
-    const digest = await pushRelease('cvo-manifests-only', [
-      { name: 'manifests/0000_00_other.yaml', data: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\n' },
-      { name: 'manifests/sub/0000_00_nested.yaml', data: verifierYaml('nested', { 'verifier-public-key-beta': beta.armored }) },
-      { name: 'manifests/0000_90_verification.yaml', data: verifierYaml('own', { 'verifier-public-key-release': release.armored }) },
-    ]);
-    await putSignatures(digest, [await gpgSign(release.priv, claim(digest))]);
-    const r = await verify(['--require', 'gpg', `${repo}:cvo-manifests-only`, '-o', 'json']);
+    const r = await signedAndVerified(
+      'cvo-manifests-only',
+      [
+        { name: 'manifests/0000_00_other.yaml', data: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\n' },
+        { name: 'manifests/sub/0000_00_nested.yaml', data: verifierYaml('nested', { 'verifier-public-key-beta': beta.armored }) },
+        { name: 'manifests/0000_90_verification.yaml', data: verifierYaml('own', { 'verifier-public-key-release': release.armored }) },
+      ],
+      release.priv,
+    );
     const j = JSON.parse(r.stdout);
     expect(j.gpg.configMap).toContain('openshift-config-managed/own');
     expect(r.exitCode).toBe(0);
@@ -313,34 +328,40 @@ describe('the verifier ConfigMap is the one the operator would use', () => {
   test('an invalid ConfigMap after the first does not matter; the first decides even when invalid', async () => {
     const invalid = (name: string) =>
       `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: openshift-config-managed\n  annotations:\n    release.openshift.io/verification-config-map: ""\ndata:\n  store-x: 1\n`;
-    const digest = await pushRelease('later-invalid', [
-      { name: 'manifests/0000_90_verification.yaml', data: verifierYaml('own', { 'verifier-public-key-release': release.armored }) },
-      { name: 'manifests/0000_91_invalid.yaml', data: invalid('own-later') },
-      { name: 'release-manifests/0000_00_invalid.yaml', data: invalid('payload') },
-    ]);
-    await putSignatures(digest, [await gpgSign(release.priv, claim(digest))]);
-    const r = await verify(['--require', 'gpg', `${repo}:later-invalid`, '-o', 'json']);
+    const r = await signedAndVerified(
+      'later-invalid',
+      [
+        { name: 'manifests/0000_90_verification.yaml', data: verifierYaml('own', { 'verifier-public-key-release': release.armored }) },
+        { name: 'manifests/0000_91_invalid.yaml', data: invalid('own-later') },
+        { name: 'release-manifests/0000_00_invalid.yaml', data: invalid('payload') },
+      ],
+      release.priv,
+    );
     expect(JSON.parse(r.stdout).gpg.configMap).toContain('openshift-config-managed/own');
     expect(r.exitCode).toBe(0);
 
-    const first = await pushRelease('first-invalid', [
-      { name: 'manifests/0000_00_invalid.yaml', data: invalid('own-first') },
-      { name: 'manifests/0000_90_verification.yaml', data: verifierYaml('own', { 'verifier-public-key-release': release.armored }) },
-    ]);
-    await putSignatures(first, [await gpgSign(release.priv, claim(first))]);
-    const bad = await verify(['--require', 'gpg', `${repo}:first-invalid`, '-o', 'json']);
+    const bad = await signedAndVerified(
+      'first-invalid',
+      [
+        { name: 'manifests/0000_00_invalid.yaml', data: invalid('own-first') },
+        { name: 'manifests/0000_90_verification.yaml', data: verifierYaml('own', { 'verifier-public-key-release': release.armored }) },
+      ],
+      release.priv,
+    );
     expect(JSON.parse(bad.stdout).gpg.problem).toContain('openshift-config-managed/own-first');
     expect(bad.exitCode).toBe(1);
   });
 
   test('a manifests/ template naming the annotation is refused: the operator would render it first', async () => {
     const templated = verifierYaml('own', { 'verifier-public-key-beta': beta.armored }).replace('name: own', 'name: {{ .ReleaseImage }}');
-    const digest = await pushRelease('cvo-template', [
-      { name: 'manifests/0000_90_verification.yaml', data: templated },
-      { name: YAML_FILE, data: verifierYaml('payload', { 'verifier-public-key-release': release.armored }) },
-    ]);
-    await putSignatures(digest, [await gpgSign(release.priv, claim(digest))]);
-    const r = await verify(['--require', 'gpg', `${repo}:cvo-template`, '-o', 'json']);
+    const r = await signedAndVerified(
+      'cvo-template',
+      [
+        { name: 'manifests/0000_90_verification.yaml', data: templated },
+        { name: YAML_FILE, data: verifierYaml('payload', { 'verifier-public-key-release': release.armored }) },
+      ],
+      release.priv,
+    );
     const j = JSON.parse(r.stdout);
     expect(j.gpg.problem).toContain('manifests/0000_90_verification.yaml: a template');
     expect(r.exitCode).toBe(1);
