@@ -10,34 +10,11 @@ import type { Readable } from 'node:stream';
 import { OsimageError, describe } from '../errors.js';
 import { LayoutSource, parseLayoutReference, requirePath, type LayoutFiles } from './oci-layout.js';
 import type { ImageSource, SourceOptions } from './types.js';
+import { BLOCK, checksumOk, cString, decodeHeader, numeric, paxNumber, paxRecords } from '../oci/tar-header.js';
 
 interface Span {
   offset: number;
   size: number;
-}
-
-const BLOCK = 512;
-
-function cString(buf: Buffer, start: number, end: number): string {
-  const nul = buf.indexOf(0, start);
-  return buf.toString('utf8', start, nul >= 0 && nul < end ? nul : end);
-}
-
-/**
- * A numeric header field: octal text, or GNU base-256 (two's complement) when the top bit of the first
- * byte is set. Text that is not octal gives NaN, a negative base-256 value a negative number: callers
- * that take a size check it with `checkSize`.
- */
-function numeric(buf: Buffer, start: number, end: number): number {
-  if (buf[start]! & 0x80) {
-    // The marker bit dropped, bit 6 of the first byte is the sign.
-    let n = (buf[start]! & 0x7f) - (buf[start]! & 0x40 ? 0x80 : 0);
-    for (let i = start + 1; i < end; i++) n = n * 256 + buf[i]!;
-    return n;
-  }
-  const text = cString(buf, start, end).trim();
-  if (text === '') return 0;
-  return /^-?[0-7]+$/.test(text) ? parseInt(text, 8) : Number.NaN;
 }
 
 /**
@@ -49,32 +26,6 @@ function checkSize(size: number, what: string, at: number, left: number): number
   if (size < 0) throw new Error(`${what} at offset ${at} has a negative size (${size})`);
   if (size > left) throw new Error(`${what} at offset ${at} has a size of ${size} bytes, past the end of the archive (${left} bytes left)`);
   return size;
-}
-
-function checksumOk(h: Buffer): boolean {
-  let sum = 0;
-  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : h[i]!;
-  return sum === numeric(h, 148, 156);
-}
-
-/** A pax decimal number (negative ones kept, for checkSize to name); anything else (a fraction, text) is NaN. */
-const paxNumber = (text: string): number => (/^-?\d+$/.test(text) ? Number(text) : Number.NaN);
-
-/** `len key=value\n` records of a pax extended header. */
-function paxRecords(data: Buffer): Map<string, string> {
-  const out = new Map<string, string>();
-  let i = 0;
-  while (i < data.length) {
-    const space = data.indexOf(0x20, i);
-    if (space < 0) break;
-    const len = parseInt(data.toString('utf8', i, space), 10);
-    if (!(len > 0)) break;
-    const record = data.toString('utf8', space + 1, i + len - 1);
-    const eq = record.indexOf('=');
-    if (eq > 0) out.set(record.slice(0, eq), record.slice(eq + 1));
-    i += len;
-  }
-  return out;
 }
 
 /**
@@ -125,16 +76,14 @@ export async function indexTar(file: string): Promise<Map<string, Span>> {
         offset = next();
         continue;
       }
-      const magic = header.toString('latin1', 257, 263);
-      let name = cString(header, 0, 100);
-      const prefix = magic === 'ustar\0' ? cString(header, 345, 500) : '';
-      if (prefix) name = `${prefix}/${name}`;
+      const { header: decoded } = decodeHeader(header);
+      let name = decoded.name;
       if (longName !== undefined) name = longName;
       if (pax.has('path')) name = pax.get('path')!;
       if (pax.has('size')) size = checkSize(paxNumber(pax.get('size')!), `tar header (sized by pax)`, offset, total - data);
       longName = undefined;
       pax = new Map();
-      if (type === '0' || type === '\0' || type === '7') {
+      if (decoded.type === 'file' || decoded.type === 'contiguous-file') {
         entries.set(posix.normalize(name.replace(/^(\.\/|\/)+/, '')), { offset: data, size });
       }
       offset = next();

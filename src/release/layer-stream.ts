@@ -5,10 +5,13 @@
  * so that what was used has been verified. What the entries mean across layers is overlay.ts's job.
  */
 import { type Readable, type Transform, Writable } from 'node:stream';
-import { extract as tarExtract, type Header } from 'tar-stream';
 import { OsimageError, describe } from '../errors.js';
 import type { Descriptor, ImageSource } from '../registry/types.js';
 import { lazyRequire } from '../lazy.js';
+import type { TarHeader } from '../oci/tar-header.js';
+import { type EntryAction, type EntryStream, TarReader } from './tar-reader.js';
+
+export type { EntryAction, EntryStream };
 
 // Loaded when a layer is first read: a query answered from the cache never inflates one.
 const zlib = lazyRequire<typeof import('node:zlib')>('node:zlib');
@@ -172,12 +175,6 @@ export function requestLayer(source: ImageSource, desc: Descriptor): Promise<Rea
   return p;
 }
 
-// biome-ignore lint/suspicious/noConfusingVoidType: a callback may return nothing
-export type EntryAction = 'stop' | void;
-
-/** An entry's bytes as they are read (tar-stream's entry stream): consume it with `for await`. */
-export type EntryStream = AsyncIterable<Buffer>;
-
 /**
  * Stream one layer's tar entries to `onEntry` (header, then the entry's bytes if `wants` says so). An entry that
  * `wants` answers 'stream' for is not buffered: onEntry gets its bytes as a stream to consume (a large binary);
@@ -189,9 +186,9 @@ export async function readLayer(
   source: ImageSource,
   desc: Descriptor,
   handlers: {
-    wants: (header: Header) => boolean | 'stream';
+    wants: (header: TarHeader) => boolean | 'stream';
     /** May return a promise: the next entry is read once it settles (a writer to disk keeps memory flat). */
-    onEntry: (header: Header, data: Buffer | undefined, stream?: EntryStream) => EntryAction | Promise<EntryAction>;
+    onEntry: (header: TarHeader, data: Buffer | undefined, stream?: EntryStream) => EntryAction | Promise<EntryAction>;
   },
   opened: {
     /** The layer's blob, already requested (a prefetch); by default it is requested here. */
@@ -227,7 +224,6 @@ export async function readLayer(
   // zlib's default 16 KiB output chunks would cost a thread-pool trip each, as small input chunks do (INFLATE_CHUNK).
   const gunzip = kind === 'gzip' ? zlib().createGunzip({ chunkSize: INFLATE_CHUNK }) : undefined;
   const batch = gunzip ? feeder(gunzip) : undefined;
-  const ex = tarExtract();
 
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -249,6 +245,46 @@ export async function readLayer(
         resolve({ stopped: stopping });
       }
     };
+    const stopEarly = () => {
+      stopping = true;
+      if (gunzip && batch) {
+        raw.unpipe(batch);
+        batch.destroy();
+        gunzip.unpipe(ex);
+        gunzip.destroy();
+      } else {
+        raw.unpipe(ex);
+      }
+      ex.destroy();
+      // Keep the remaining compressed bytes flowing through the digest check.
+      raw.resume();
+      maybeDone();
+    };
+    /** The caller's onEntry; what it throws or rejects with fails the read under its own words. */
+    const onEntry = (header: TarHeader, data: Buffer | undefined, stream?: EntryStream): EntryAction | Promise<EntryAction> => {
+      const failed = (err: unknown): EntryAction => {
+        fail(err, 'cannot read');
+        return 'stop';
+      };
+      try {
+        const result = handlers.onEntry(header, data, stream);
+        return result instanceof Promise ? result.catch(failed) : result;
+      } catch (err) {
+        return failed(err);
+      }
+    };
+    const ex = new TarReader({
+      wants: (header) => {
+        const take = handlers.wants(header);
+        if (take === true && header.size > MAX_FILE_BYTES)
+          throw new OsimageError(`${what}: ${header.name} is too large to read (${header.size} bytes)`);
+        return take;
+      },
+      onEntry: (header, data, stream) => (stopping || settled ? 'stop' : onEntry(header, data, stream)),
+      onStop: () => {
+        if (!settled && !stopping) stopEarly();
+      },
+    });
     onRawError = (err) => fail(err, 'cannot read');
     if (rawError !== undefined) {
       fail(rawError, 'cannot read');
@@ -265,98 +301,6 @@ export async function readLayer(
       exFinished = true;
       maybeDone();
     });
-
-    const stopEarly = () => {
-      stopping = true;
-      if (gunzip && batch) {
-        raw.unpipe(batch);
-        batch.destroy();
-        gunzip.unpipe(ex);
-        gunzip.destroy();
-      } else {
-        raw.unpipe(ex);
-      }
-      ex.destroy();
-      // Keep the remaining compressed bytes flowing through the digest check.
-      raw.resume();
-      maybeDone();
-    };
-
-    ex.on('entry', (header, stream, next) => {
-      // The extract stream reports a broken tar; the entry stream gets the same error, already handled.
-      stream.on('error', () => undefined);
-      if (stopping || settled) return;
-      const take = handlers.wants(header);
-      if (take === 'stream') {
-        deliverStream(header, stream, next);
-        return;
-      }
-      if (!take) {
-        stream.on('end', () => {
-          if (!stopping && !settled) deliver(header, undefined, next);
-        });
-        stream.resume();
-        return;
-      }
-      if (header.size > MAX_FILE_BYTES) {
-        fail(new OsimageError(`${what}: ${header.name} is too large to read (${header.size} bytes)`), '');
-        return;
-      }
-      // One buffer of the announced size, filled in place: the entry costs its size once, not twice.
-      const data = Buffer.allocUnsafe(header.size ?? 0);
-      let filled = 0;
-      stream.on('data', (c) => {
-        filled += (c as Buffer).copy(data, filled);
-      });
-      stream.on('end', () => {
-        if (stopping || settled) return;
-        deliver(header, data.subarray(0, filled), next);
-      });
-    });
-
-    /** Hand one entry to onEntry (which may be async), then stop the layer or go on with `next`. */
-    const deliver = (header: Header, data: Buffer | undefined, next: () => void) => {
-      let result: EntryAction | Promise<EntryAction>;
-      try {
-        result = handlers.onEntry(header, data);
-      } catch (err) {
-        fail(err, 'cannot read');
-        return;
-      }
-      void Promise.resolve(result).then(
-        (action) => {
-          if (stopping || settled) return;
-          if (action === 'stop') stopEarly();
-          else next();
-        },
-        (err) => fail(err, 'cannot read'),
-      );
-    };
-
-    /** onEntry reads the entry's bytes itself; the rest is drained, then the layer stops or goes on. */
-    const deliverStream = (header: Header, stream: NodeJS.EventEmitter & { resume(): unknown }, next: () => void) => {
-      let ended = false;
-      const ends = new Promise<void>((res) => {
-        stream.once('end', () => {
-          ended = true;
-          res();
-        });
-        stream.once('close', () => res());
-      });
-      void (async () => handlers.onEntry(header, undefined, stream as unknown as EntryStream))().then(
-        async (action) => {
-          if (stopping || settled) return;
-          if (!ended) {
-            stream.resume();
-            await ends;
-          }
-          if (stopping || settled) return;
-          if (action === 'stop') stopEarly();
-          else next();
-        },
-        (err) => fail(err, 'cannot read'),
-      );
-    };
 
     if (opened.onBytes) {
       const onBytes = opened.onBytes;

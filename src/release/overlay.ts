@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { OsimageError } from '../errors.js';
 import type { Descriptor, ImageManifest, ImageSource } from '../registry/types.js';
 import { readLayer, requestLayer } from './layer-stream.js';
-import type { Header } from 'tar-stream';
+import type { TarHeader as Header } from '../oci/tar-header.js';
 
 const WHITEOUT = '.wh.';
 const OPAQUE = '.wh..wh..opq';

@@ -376,6 +376,23 @@ describe('layer formats', () => {
     );
   });
 
+  test('files after the end-of-archive marker are not in the release (a runtime never applies them)', async () => {
+    const { tarBytes } = await import('../../src/release/build-layer.js');
+    const { sha256Digest } = await import('../../src/oci/digest.js');
+    // The marker (two zero blocks) and then, as in a tar appended to another, one more file.
+    const visible = await tarBytes([...releaseEntries(), { name: 'release-manifests/0000_a.yaml', data: 'kind: A\n' }]);
+    const hidden = await tarBytes([{ name: 'release-manifests/0000_hidden.yaml', data: 'kind: Hidden\n' }]);
+    const bytes = Buffer.concat([visible, hidden]);
+    const layer = {
+      bytes,
+      diffId: sha256Digest(bytes),
+      descriptor: { mediaType: 'application/vnd.oci.image.layer.v1.tar', digest: sha256Digest(bytes), size: bytes.length },
+    };
+    const info = await loadReleaseInfo('x', await open(buildImage({ layers: [layer] })));
+    expect(info.manifests).toContain('0000_a.yaml');
+    expect(info.manifests).not.toContain('0000_hidden.yaml');
+  });
+
   test('a tar cut off in the middle is an error, not a partial answer', async () => {
     const { tarBytes } = await import('../../src/release/build-layer.js');
     const { sha256Digest } = await import('../../src/oci/digest.js');
@@ -388,7 +405,7 @@ describe('layer formats', () => {
     };
     const img = buildImage({ layers: [layer] });
     await expect(loadReleaseInfo('x', await open(img))).rejects.toThrow(
-      /^cannot read the tar of layer sha256:[a-f0-9]{64} of oci:.*: Unexpected end of data$/,
+      /^cannot read the tar of layer sha256:[a-f0-9]{64} of oci:.*: Unexpected end of data at byte \d+$/,
     );
   });
 
