@@ -112,8 +112,31 @@ export const MAX_HELD_BYTES = 256 * 1024 * 1024;
 
 const mib = (n: number) => `${Math.round(n / (1024 * 1024))} MiB`;
 
+/** Whether a name is already normal: relative, no empty, `.` or `..` segment (a trailing `/` aside). */
+function plainName(raw: string): boolean {
+  if (raw === '' || raw.charCodeAt(0) === 0x2f) return false;
+  let start = 0;
+  for (let i = 0; i <= raw.length; i++) {
+    if (i < raw.length && raw.charCodeAt(i) !== 0x2f) continue;
+    const len = i - start;
+    if (len === 0 && i < raw.length) return false;
+    if (len === 1 && raw.charCodeAt(start) === 0x2e) return false;
+    if (len === 2 && raw.charCodeAt(start) === 0x2e && raw.charCodeAt(start + 1) === 0x2e) return false;
+    start = i + 1;
+  }
+  return true;
+}
+
+/** The last segment of a normal name, and the folder before it ('' at the top). */
+function splitName(name: string): { dir: string; base: string } {
+  const slash = name.lastIndexOf('/');
+  return slash < 0 ? { dir: '', base: name } : { dir: name.slice(0, slash), base: name.slice(slash + 1) };
+}
+
 /** `./a/b`, `/a/b/` → `a/b`; absolute or `..` names are flagged. */
 function normalizeName(raw: string): { name: string; unsafe?: string } {
+  // Most names of a layer are already normal: the general path below costs several copies of each.
+  if (plainName(raw)) return { name: raw.endsWith('/') ? raw.slice(0, -1) : raw };
   let n = raw.replace(/^(\.\/)+/, '');
   const absolute = n.startsWith('/');
   n = n.replace(/^\/+/, '').replace(/\/+$/, '');
@@ -204,8 +227,7 @@ class LayerState {
   apply(h: Header, data: Buffer | undefined): LayerFile | undefined {
     const { scope, opts } = this;
     const { name, unsafe } = normalizeName(h.name);
-    const base = posix.basename(name);
-    const dir = posix.dirname(name) === '.' ? '' : posix.dirname(name);
+    const { dir, base } = splitName(name);
     if (unsafe) {
       if (scope.has(name) || h.name.replace(/^(\.\/|\/)+/, '').startsWith(scope.prefix))
         opts.onUnsafe?.({ name: h.name, reason: unsafe, layer: this.layer });
@@ -321,7 +343,7 @@ export async function walkLayers(source: ImageSource, manifest: ImageManifest, o
     return (
       !unsafe &&
       name.startsWith(scope.prefix) &&
-      !posix.basename(name).startsWith(WHITEOUT) &&
+      !splitName(name).base.startsWith(WHITEOUT) &&
       (opts.wantData?.(name.slice(scope.prefix.length)) ?? true)
     );
   };
