@@ -48,6 +48,43 @@ export function pathSegment(key: string | number): string {
  * or undefined when it does not. Iterative: a value of any depth is measured without recursion.
  */
 export function tooDeep(value: unknown, max = MAX_JSON_DEPTH): string | undefined {
+  // Nearly every value passes: measure without building paths (a payload's image-references has thousands of
+  // objects, and naming each cost more than parsing it), then name the place only when there is one.
+  return nestsDeeper(value, max) ? deepPath(value, max) : undefined;
+}
+
+/** Whether `value` nests `max` levels or more: objects and arrays only, on an explicit stack. */
+function nestsDeeper(value: unknown, max: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const values: object[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const v = values.pop()!;
+    const depth = depths.pop()!;
+    if (depth >= max) return true;
+    if (Array.isArray(v)) {
+      for (const x of v) {
+        if (typeof x === 'object' && x !== null) {
+          values.push(x);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) continue;
+        const x = (v as Record<string, unknown>)[k];
+        if (typeof x === 'object' && x !== null) {
+          values.push(x);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+  return false;
+}
+
+/** Where `value` first nests `max` levels deep, in the words of {@link tooDeep}. */
+function deepPath(value: unknown, max: number): string | undefined {
   // Paths stop growing past PATH_CHARS (they only name where the nesting starts); `…` marks the rest.
   const PATH_CHARS = 60;
   const stack: Array<{ v: unknown; depth: number; path: string }> = [{ v: value, depth: 0, path: '' }];
