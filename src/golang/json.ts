@@ -18,8 +18,13 @@ function escapeChar(c: number): string {
   return `\\u00${HEX[c >> 4]}${HEX[c & 0xf]}`;
 }
 
+/** Characters goString writes otherwise than as themselves (surrogates are checked for pairing). */
+const SPECIAL = /[\u0000-\u001f"\\<>&\u2028\u2029\ud800-\udfff]/;
+
 /** A string literal as Go writes it (HTML-safe escaping on). */
 export function goString(s: string): string {
+  // Nearly every string of a release (names, pull specs, digests) has nothing to escape.
+  if (!SPECIAL.test(s)) return `"${s}"`;
   let out = '"';
   let start = 0;
   for (let i = 0; i < s.length; i++) {
@@ -50,31 +55,59 @@ export function goString(s: string): string {
  * json.Marshal writes it (compact: the jsonpath printer's objects).
  */
 export function goJson(value: unknown, indent: string | null = '  '): string {
-  const write = (v: unknown, pad: string): string => {
-    if (v === null || v === undefined) return 'null';
-    if (typeof v === 'string') return goString(v);
-    if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
-    if (typeof v === 'boolean') return v ? 'true' : 'false';
-    const inner = pad + (indent ?? '');
-    if (Array.isArray(v)) {
-      if (v.length === 0) return '[]';
-      if (indent === null) return `[${v.map((x) => write(x, '')).join(',')}]`;
-      return `[\n${v.map((x) => inner + write(x, inner)).join(',\n')}\n${pad}]`;
+  // One string grown in place (V8 joins the pieces lazily): a release's ImageStream is thousands of values, and
+  // an array and a join per object cost more than the text.
+  let out = '';
+  const comma = indent === null ? ',' : ',\n';
+  const colon = indent === null ? ':' : ': ';
+  const write = (v: unknown, pad: string): void => {
+    if (v === null || v === undefined) out += 'null';
+    else if (typeof v === 'string') out += goString(v);
+    else if (typeof v === 'number') out += Number.isFinite(v) ? String(v) : 'null';
+    else if (typeof v === 'boolean') out += v ? 'true' : 'false';
+    else if (Array.isArray(v)) {
+      if (v.length === 0) {
+        out += '[]';
+        return;
+      }
+      const inner = indent === null ? '' : pad + indent;
+      out += indent === null ? '[' : '[\n';
+      for (let i = 0; i < v.length; i++) {
+        if (i > 0) out += comma;
+        out += inner;
+        write(v[i], inner);
+      }
+      out += indent === null ? ']' : `\n${pad}]`;
+    } else {
+      let keys = Object.keys(v as object).filter((k) => (v as Record<string, unknown>)[k] !== undefined);
+      // JavaScript lists integer-like keys first whatever the insertion order; only a map has such keys.
+      if (keys.some((k) => INDEX_KEY.test(k))) keys = keys.sort(goKeyCompare);
+      if (keys.length === 0) {
+        out += '{}';
+        return;
+      }
+      const inner = indent === null ? '' : pad + indent;
+      out += indent === null ? '{' : '{\n';
+      for (let i = 0; i < keys.length; i++) {
+        if (i > 0) out += comma;
+        out += inner + goString(keys[i]!) + colon;
+        write((v as Record<string, unknown>)[keys[i]!], inner);
+      }
+      out += indent === null ? '}' : `\n${pad}}`;
     }
-    const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
-    // JavaScript lists integer-like keys first whatever the insertion order; only a map has such keys.
-    if (entries.some(([k]) => INDEX_KEY.test(k))) entries.sort(([a], [b]) => goKeyCompare(a, b));
-    if (entries.length === 0) return '{}';
-    if (indent === null) return `{${entries.map(([k, x]) => `${goString(k)}:${write(x, '')}`).join(',')}}`;
-    return `{\n${entries.map(([k, x]) => `${inner}${goString(k)}: ${write(x, inner)}`).join(',\n')}\n${pad}}`;
   };
-  return write(value, '');
+  write(value, '');
+  return out;
 }
 
 /** Go's order of map keys (sort.Strings: by UTF-8 bytes, i.e. by code point). */
 export function goKeyCompare(a: string, b: string): number {
+  // UTF-16 order is code point order (UTF-8's) unless a surrogate meets a character from U+E000 up.
+  if (!HIGH.test(a) && !HIGH.test(b)) return a < b ? -1 : a > b ? 1 : 0;
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
+
+const HIGH = /[\ud800-\uffff]/;
 
 /**
  * A copy of a decoded JSON value as a Go map[string]interface{} holds it: every object's keys in Go's map
@@ -98,7 +131,9 @@ export function goMapOrder(v: unknown): unknown {
 export function goField(o: Record<string, unknown>, name: string): unknown {
   const lower = name.toLowerCase();
   let found: unknown;
-  for (const k of Object.keys(o)) if (k.toLowerCase() === lower) found = o[k];
+  // Only a key of the field name's length can match it (field names are ASCII, and what lowercases to ASCII keeps
+  // its length): most keys are passed over without a lowercased copy.
+  for (const k of Object.keys(o)) if (k === name || (k.length === name.length && k.toLowerCase() === lower)) found = o[k];
   return found;
 }
 

@@ -3,7 +3,7 @@
  * Go's own output: `json.MarshalIndent(v, "", "  ")` of the decoded value.
  */
 import { describe, expect, it } from 'vitest';
-import { goField, goJson, goMapOrder, goString } from '../../src/golang/json.js';
+import { goField, goJson, goKeyCompare, goMapOrder, goString } from '../../src/golang/json.js';
 
 describe('goString', () => {
   it('escapes as Go does: HTML characters, U+2028/9, controls as \\u00XX (Go 1.19 has no \\b or \\f)', () => {
@@ -28,7 +28,28 @@ describe('goJson', () => {
   });
 });
 
+describe('goJson, compact and with undefined members', () => {
+  it('writes json.Marshal text and drops what JSON has no form for', () => {
+    expect(goJson({ a: [1, { b: 'x<', c: undefined }], d: {}, e: [], f: undefined }, null)).toBe(
+      '{"a":[1,{"b":"x\\u003c"}],"d":{},"e":[]}',
+    );
+    expect(goJson({ z: undefined })).toBe('{}');
+  });
+});
+
+describe('goKeyCompare', () => {
+  it('orders by code point (UTF-8 bytes), where UTF-16 order differs', () => {
+    // U+E000 is below U+1F600, though its UTF-16 unit is above the surrogate pair's first unit.
+    expect(['\u{1F600}', '\uE000', 'b', 'a', 'é'].sort(goKeyCompare)).toEqual(['a', 'b', 'é', '\uE000', '\u{1F600}']);
+    expect(goKeyCompare('same', 'same')).toBe(0);
+  });
+});
+
 describe('goField', () => {
+  it('folds the Kelvin sign to k, as Go does', () => {
+    expect(goField({ '\u212Aind': 'K' }, 'Kind')).toBe('K');
+    expect(goField({ kind: 1, kinx: 2, KIND_: 3 }, 'Kind')).toBe(1);
+  });
   it('matches keys ignoring case, the last one winning', () => {
     expect(goField({ cmd: ['a'] }, 'Cmd')).toEqual(['a']);
     expect(goField({ Labels: 1, labels: 2 }, 'Labels')).toBe(2);
