@@ -81,22 +81,35 @@ export function isZeroBlock(h: Buffer): boolean {
   return true;
 }
 
-/** `len key=value\n` records of a pax extended header. */
+/**
+ * `len key=value\n` records of a pax extended header, refused as Go refuses them: a length that is not a number of
+ * at least 5 or runs past the end, a record not ending in a newline or without `=`, a NUL in a key, or in the value
+ * of a name (path, linkpath, uname, gname).
+ */
 export function paxRecords(data: Buffer): Map<string, string> {
   const out = new Map<string, string>();
   let i = 0;
   while (i < data.length) {
+    const bad = (why: string) => new Error(`invalid pax record at byte ${i} of an extended header: ${why}`);
     const space = data.indexOf(0x20, i);
-    if (space < 0) break;
-    const len = parseInt(data.toString('utf8', i, space), 10);
-    if (!(len > 0)) break;
+    if (space < 0) throw bad('no length');
+    const lenText = data.toString('latin1', i, space);
+    const len = /^\d+$/.test(lenText) ? Number(lenText) : Number.NaN;
+    if (!(len >= 5) || i + len > data.length) throw bad(`length ${JSON.stringify(lenText)}`);
+    if (data[i + len - 1] !== 0x0a) throw bad('it does not end with a newline');
     const record = data.toString('utf8', space + 1, i + len - 1);
     const eq = record.indexOf('=');
-    if (eq > 0) out.set(record.slice(0, eq), record.slice(eq + 1));
+    if (eq < 0) throw bad('no =');
+    const key = record.slice(0, eq);
+    const value = record.slice(eq + 1);
+    if (key.includes('\0') || (NAME_KEYS.has(key) && value.includes('\0'))) throw bad(`a NUL in ${key}`);
+    out.set(key, value);
     i += len;
   }
   return out;
 }
+
+const NAME_KEYS = new Set(['path', 'linkpath', 'uname', 'gname']);
 
 /** A pax decimal number (negative ones kept, for the caller to refuse); anything else (a fraction, text) is NaN. */
 export const paxNumber = (text: string): number => (/^-?\d+$/.test(text) ? Number(text) : Number.NaN);
@@ -161,14 +174,12 @@ export function decodeHeader(h: Buffer): RawHeader {
   };
 }
 
-/** Apply a pax header's records (path, linkpath, size) and GNU long names to the entry they precede. */
+/** Apply a pax header's records (path, linkpath, size, mtime) and GNU long names to the entry they precede. */
 export function applyExtended(
   raw: RawHeader,
   ext: { pax?: Map<string, string> | undefined; longName?: string | undefined; longLink?: string | undefined },
 ): TarHeader {
   const h = raw.header;
-  if (ext.longName !== undefined) h.name = ext.longName;
-  if (ext.longLink !== undefined) h.linkname = ext.longLink;
   const pax = ext.pax;
   if (pax) {
     const path = pax.get('path');
@@ -180,5 +191,8 @@ export function applyExtended(
     const mtime = pax.get('mtime');
     if (mtime !== undefined && /^-?\d+(\.\d+)?$/.test(mtime)) h.mtime = new Date(Math.trunc(Number(mtime) * 1000));
   }
+  // After the pax records, as Go applies them: a GNU long name or link wins.
+  if (ext.longName !== undefined) h.name = ext.longName;
+  if (ext.longLink !== undefined) h.linkname = ext.longLink;
   return h;
 }

@@ -78,8 +78,9 @@ export async function indexTar(file: string): Promise<Map<string, Span>> {
       }
       const { header: decoded } = decodeHeader(header);
       let name = decoded.name;
-      if (longName !== undefined) name = longName;
+      // As Go applies them: the pax path, then a GNU long name over it.
       if (pax.has('path')) name = pax.get('path')!;
+      if (longName !== undefined) name = longName;
       if (pax.has('size')) size = checkSize(paxNumber(pax.get('size')!), `tar header (sized by pax)`, offset, total - data);
       longName = undefined;
       pax = new Map();

@@ -490,6 +490,33 @@ describe('headers, as Go reads them', () => {
     expect(got[3]?.mtime).toBe(1_700_000_000_000);
   });
 
+  test('a GNU long name wins over a pax path for the same entry, as in Go', async () => {
+    const got = await one(
+      ent({ name: 'PaxHeaders/x', type: 'x' }, paxData({ path: 'from-pax' })),
+      ent({ name: '././@LongLink', type: 'L', magic: 'gnu' }, 'from-gnu\0'),
+      ent({ name: 'short', magic: 'gnu' }, 'd'),
+    );
+    expect(got.map((e) => e.name)).toEqual(['from-gnu']);
+  });
+
+  test('malformed pax records, and NULs in names they give, are errors as in Go', async () => {
+    const x = (body: string) => ent({ name: 'PaxHeaders/x', type: 'x' }, body);
+    const cases: Array<[string, string]> = [
+      ['12 path=a\0b\n', 'a NUL in path'],
+      ['7 a=b\n', 'length "7"'],
+      ['3 =\n', 'length "3"'],
+      ['11 path=ab', 'length "11"'],
+      ['8 path=a ', 'it does not end with a newline'],
+      ['6 abc\n', 'no ='],
+      ['x path=a\n', 'length "x"'],
+    ];
+    for (const [body, why] of cases) {
+      const r = await collect(Buffer.concat([x(body), ent({ name: 'f' }, 'z'), END]));
+      expect(r.error, JSON.stringify(body)).toBe(`invalid pax record at byte 0 of an extended header: ${why}`);
+      expect(r.entries).toEqual([]);
+    }
+  });
+
   test('V7 headers (no magic), octal with spaces and NULs, base-256 sizes, signed checksums', async () => {
     const got = await one(
       ent({ name: 'v7', magic: 'v7' }, 'old'),
