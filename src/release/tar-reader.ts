@@ -150,6 +150,8 @@ export class TarReader extends Writable {
   /** A GNU sparse entry whose map's extension blocks are being skipped. */
   private sparse: TarHeader | undefined;
   private padding = 0;
+  /** The padding's length when it began (none of it read yet when `padding` still equals it). */
+  private paddingStart = 0;
   /** Bytes of the tar consumed so far (messages say where). */
   private offset = 0;
   private chunk: Buffer | undefined;
@@ -177,7 +179,9 @@ export class TarReader extends Writable {
       this.phase === 'end' ||
       this.phase === 'stopped' ||
       this.phase === 'zero' ||
-      (this.phase === 'header' && this.blockFill === 0 && !this.blocked);
+      (this.phase === 'header' && this.blockFill === 0 && !this.blocked) ||
+      // Go's reader takes a tar that ends where the last entry's padding would start (but not inside it).
+      (this.phase === 'padding' && this.padding === this.paddingStart && !this.blocked);
     // Where the bytes stopped: a header's first bytes are not counted in `offset` until the block is whole.
     callback(clean ? null : new Error(`Unexpected end of data at byte ${this.offset + this.blockFill}`));
   }
@@ -361,6 +365,7 @@ export class TarReader extends Writable {
 
   private toPadding(size: number): void {
     this.padding = (BLOCK - (size % BLOCK)) % BLOCK;
+    this.paddingStart = this.padding;
     this.phase = this.padding > 0 ? 'padding' : 'header';
   }
 

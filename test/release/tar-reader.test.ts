@@ -576,7 +576,7 @@ describe('headers, as Go reads them', () => {
       [1535, 1],
       [1546, 1],
       [2535, 1],
-      [2536, 2],
+      [2537, 2],
       [full.length - 1, 2],
     ] as const) {
       for (const split of [whole, bytes]) {
@@ -586,6 +586,14 @@ describe('headers, as Go reads them', () => {
     }
     const ext = await collect(ent({ name: 'PaxHeaders/x', type: 'x' }, paxData({ path: 'p' })).subarray(0, 600));
     expect(ext.error).toBe('Unexpected end of data at byte 600');
+  });
+
+  test("a tar that ends where the last entry's padding would start is whole, as Go reads it", async () => {
+    const full = Buffer.concat([ent({ name: 'a' }, 'A'), ent({ name: 'b' }, 'B'.repeat(1000))]);
+    for (const split of [whole, bytes]) {
+      const r = await collect(full.subarray(0, 2536), split);
+      expect([r.error, names(r)], split.name).toEqual([undefined, ['a', 'b']]);
+    }
   });
 
   test('bad checksums, bad and negative sizes are errors naming the header and its byte', async () => {
