@@ -15,6 +15,7 @@ import { MAX_EXTENDED_HEADER_BYTES, type TarHeader, checksumOk, decodeHeader, nu
 import { tarBytes } from '../../src/release/build-layer.js';
 import { type EntryAction, type EntryStream, TarReader } from '../../src/release/tar-reader.js';
 import { type Temp, tempDir } from '../helpers/oci-builder.js';
+import { prng } from '../infra/prng.mjs';
 
 const BLOCK = 512;
 /**
@@ -23,20 +24,8 @@ const BLOCK = 512;
  */
 const HUNG_MS = 10_000;
 
-/** A small seeded generator (mulberry32), so that "random" chunkings are the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const randomBytes = (n: number, seed: number): Buffer => {
-  const r = rng(seed);
+  const r = prng(seed);
   return Buffer.from(Array.from({ length: n }, () => Math.floor(r() * 256)));
 };
 
@@ -49,7 +38,7 @@ const sized = (n: number) =>
   named(`${n}-byte chunks`, (b) => Array.from({ length: Math.ceil(b.length / n) }, (_, i) => b.subarray(i * n, (i + 1) * n)));
 const random = (seed: number) =>
   named(`random chunks (seed ${seed})`, (b) => {
-    const r = rng(seed);
+    const r = prng(seed);
     const out: Buffer[] = [];
     for (let i = 0; i < b.length; ) {
       const n = 1 + Math.floor(r() * 1500);

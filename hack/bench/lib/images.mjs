@@ -22,24 +22,13 @@ import { buildImage, buildLayer, tarBytes } from '../../../dist/release/build-la
 import { sha256Digest } from '../../../dist/oci/digest.js';
 import { ocImageStream, ocTag } from '../../../test/infra/image-stream.mjs';
 import { MEDIA_TYPES } from '../../../dist/registry/types.js';
+import { prng } from '../../../test/infra/prng.mjs';
 
 const MiB = 1024 * 1024;
 const EPOCH = new Date(0);
 const PER_DIR = 200;
 const CREATED = '2026-01-15T08:00:00Z';
 const ART_REPO = 'quay.io/openshift-release-dev/ocp-v4.0-art-dev';
-
-/** A deterministic 32-bit PRNG (mulberry32): file sizes and names, not data. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Incompressible bytes, deterministic per seed: AES-256-CTR over zeros. */
 function keystream(seed) {
