@@ -60,40 +60,36 @@ export function goJson(value: unknown, indent: string | null = '  '): string {
   let out = '';
   const comma = indent === null ? ',' : ',\n';
   const colon = indent === null ? ':' : ': ';
+  /** `n` members between brackets (`[]`/`{}` when none), each on a line of its own when indenting. */
+  const members = (open: string, close: string, n: number, pad: string, member: (i: number, inner: string) => void): void => {
+    if (n === 0) {
+      out += open + close;
+      return;
+    }
+    const inner = indent === null ? '' : pad + indent;
+    out += indent === null ? open : `${open}\n`;
+    for (let i = 0; i < n; i++) {
+      if (i > 0) out += comma;
+      out += inner;
+      member(i, inner);
+    }
+    out += indent === null ? close : `\n${pad}${close}`;
+  };
   const write = (v: unknown, pad: string): void => {
     if (v === null || v === undefined) out += 'null';
     else if (typeof v === 'string') out += goString(v);
     else if (typeof v === 'number') out += Number.isFinite(v) ? String(v) : 'null';
     else if (typeof v === 'boolean') out += v ? 'true' : 'false';
-    else if (Array.isArray(v)) {
-      if (v.length === 0) {
-        out += '[]';
-        return;
-      }
-      const inner = indent === null ? '' : pad + indent;
-      out += indent === null ? '[' : '[\n';
-      for (let i = 0; i < v.length; i++) {
-        if (i > 0) out += comma;
-        out += inner;
-        write(v[i], inner);
-      }
-      out += indent === null ? ']' : `\n${pad}]`;
-    } else {
-      let keys = Object.keys(v as object).filter((k) => (v as Record<string, unknown>)[k] !== undefined);
+    else if (Array.isArray(v)) members('[', ']', v.length, pad, (i, inner) => write(v[i], inner));
+    else {
+      const o = v as Record<string, unknown>;
+      let keys = Object.keys(o).filter((k) => o[k] !== undefined);
       // JavaScript lists integer-like keys first whatever the insertion order; only a map has such keys.
       if (keys.some((k) => INDEX_KEY.test(k))) keys = keys.sort(goKeyCompare);
-      if (keys.length === 0) {
-        out += '{}';
-        return;
-      }
-      const inner = indent === null ? '' : pad + indent;
-      out += indent === null ? '{' : '{\n';
-      for (let i = 0; i < keys.length; i++) {
-        if (i > 0) out += comma;
-        out += inner + goString(keys[i]!) + colon;
-        write((v as Record<string, unknown>)[keys[i]!], inner);
-      }
-      out += indent === null ? '}' : `\n${pad}}`;
+      members('{', '}', keys.length, pad, (i, inner) => {
+        out += goString(keys[i]!) + colon;
+        write(o[keys[i]!], inner);
+      });
     }
   };
   write(value, '');
