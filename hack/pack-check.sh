@@ -18,7 +18,7 @@ tarball="$(npm pack --silent --pack-destination "$work" | tail -n 1)"
 tgz="$work/$tarball"
 [ -f "$tgz" ] || fail "npm pack made no tarball ($tarball)"
 files="$(tar -tzf "$tgz")"
-for want in package/bin/osimage package/dist/bundle/bundle.json package/dist/bundle/cli.cjs package/dist/bundle/loader.cjs \
+for want in package/bin/osimage package/dist/bundle/bundle.json package/dist/bundle/cli.cjs package/dist/bundle/loader.cjs package/dist/bundle/help.txt \
   package/dist/man/osimage.1 package/LICENSE package/README.md package/package.json; do
   grep -qx "$want" <<<"$files" || fail "$tarball lacks $want"
 done

@@ -2,7 +2,7 @@ import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Build dist/ (tsc, then build/bundle.mjs's dist/bundle/) once before the suite, so that the few tests that
+ * Build dist/ (tsc, then build/bundle.mjs's dist/bundle/ and build/help.mjs's help text) once before the suite, so that the few tests that
  * run bin/osimage as a subprocess run the source being tested, and a fresh clone passes `npm ci && npx vitest run` without `npm run build`.
  * Every other CLI test runs src/ in-process (test/helpers/cli.ts).
  */
@@ -22,4 +22,7 @@ export default async function setup(): Promise<void> {
   // Then the launcher's bundle (bin/osimage runs dist/bundle/ when it exists): a stale one would test old code.
   const b = await execa(process.execPath, ['build/bundle.mjs'], { cwd: repo, reject: false, all: true });
   if (b.exitCode !== 0) throw new Error(`building dist/bundle/ for the subprocess tests failed (node build/bundle.mjs):\n${b.all}`);
+  // And the help text the launcher prints without loading the CLI, rendered from that bundle.
+  const h = await execa(process.execPath, ['build/help.mjs'], { cwd: repo, reject: false, all: true });
+  if (h.exitCode !== 0) throw new Error(`writing dist/bundle/help.txt failed (node build/help.mjs):\n${h.all}`);
 }
